@@ -14,6 +14,7 @@
  */
 import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import type { AnnotationPatch } from './annotation-patch.ts';
+import { createHostError } from '../errors.ts';
 
 /** The room event an annotation change sends. */
 export const ANNOTATION_EVENT = 'annotation';
@@ -79,6 +80,14 @@ export function addedEvents(
   const first = version - annotations.length + 1;
   const from = annotations.length - keep;
   return annotations.slice(from).map((annotation, i) => ({ op: 'add', annotation, version: first + from + i }));
+}
+
+/** Mark `id` as read (`current`), as a change may be made to it. @throws SPC_ERR_ANNOTATION_NOT_FOUND, or SPC_ERR_ANNOTATION_STALE when not at `expected` */
+export function changeable(current: Annotation | null | undefined, roomId: string, id: string, expected: number | undefined): Annotation {
+  if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
+  if (expected !== undefined && current.version !== expected)
+    throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
+  return current;
 }
 
 /** Ids in the order the list answers them: numerically (host ids are decimal counters). */

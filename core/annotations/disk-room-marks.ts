@@ -9,8 +9,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Annotation } from '../wire/scene-types.ts';
 import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
-import { createHostError } from '../errors.ts';
-import { byId } from './annotation-store.ts';
+import { byId, changeable } from './annotation-store.ts';
 import { pendingImports, shownBeside } from './disk-import-staging.ts';
 
 /** What a room's record holds: its version, the next id it makes, and how many marks it shows. */
@@ -60,11 +59,7 @@ export class DiskRoomMarks {
 
   /** Mark `id` as a change may be made to it. @throws SPC_ERR_ANNOTATION_NOT_FOUND, or SPC_ERR_ANNOTATION_STALE when not at version `expected` */
   found(roomId: string, id: string, expected: number | undefined): Annotation {
-    const current = this.mark(roomId, id);
-    if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
-    if (expected !== undefined && current.version !== expected)
-      throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
-    return current;
+    return changeable(this.mark(roomId, id), roomId, id, expected);
   }
 
   /** The room's marks at once (inside a write, which must not wait). */

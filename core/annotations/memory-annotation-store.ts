@@ -14,7 +14,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
-import { addedEvents, ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
+import { addedEvents, ANNOTATION_EVENT, changeable, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
 import type { LogWriter } from '../history/room-log-store.ts';
 import { inTurns } from '../memory/turn-batches.ts';
@@ -69,11 +69,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
   }
 
   #found(roomId: string, id: string, expected: number | undefined): Annotation {
-    const current = this.#rooms.get(roomId)?.marks.get(id);
-    if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
-    if (expected !== undefined && current.version !== expected)
-      throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
-    return current;
+    return changeable(this.#rooms.get(roomId)?.marks.get(id), roomId, id, expected);
   }
 
   /** Sends the events of `changes` changes (all of them, or the last alone when they are too many to keep). */

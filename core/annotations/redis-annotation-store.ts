@@ -18,7 +18,7 @@ import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storedJson } from '../redis/stored-json.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
-import { byId, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
+import { byId, changeable, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 import type { RedisRoomLog } from '../history/redis-room-log.ts';
 import { LOGGED_MARKS } from '../history/room-changes.ts';
 
@@ -94,10 +94,7 @@ export class RedisAnnotationStore implements AnnotationStore {
 
   async change(roomId: string, id: string, patch: AnnotationPatch, expected?: number): Promise<AnnotationEvent> {
     for (let attempt = 0; ; attempt++) {
-      const current = await this.get(roomId, id);
-      if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
-      if (expected !== undefined && current.version !== expected)
-        throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
+      const current = changeable(await this.get(roomId, id), roomId, id, expected);
       const annotation = changedAnnotation(current, patch, this.#now());
       const [version, at] = (await orUnavailable(this.#redis.vAnnChange(...this.#head(roomId), id, current.version, JSON.stringify(annotation)))) as [
         number,
