@@ -33,15 +33,10 @@ import { DiskKeptLevelSets } from '../meshes/disk-kept-level-sets.ts';
 import { RedisKeptLevelSets } from '../meshes/redis-kept-level-sets.ts';
 import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults, type ResultStack } from './assemble-results.ts';
-import { assembleWorkspace } from './assemble-workspace.ts';
+import { assembleWorkspace, type Workspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
-import type { ScaleService } from './scale-service.ts';
-import type { DurableData } from './open-durable.ts';
-import type { PeopleStores } from '../people/people.ts';
-import type { AgentRelay } from '../agent/agent-relay.ts';
-import type { ClientIds } from '../agent/client-ids.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
@@ -49,7 +44,8 @@ import { ConversationRecord } from '../history/conversation-record.ts';
 import { hasMeshLevels } from '../meshes/has-levels.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
-export interface HostAssembly {
+/** A host's services, put together; its home's people, client ids and agent relay, and its Redis service or data folder (null without). */
+export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | 'agentRelay'>, Pick<ResultStack, 'scale' | 'data'> {
   /** The services the routes share. */
   ctx: HostContext;
   /** `app.vitrine`. */
@@ -61,18 +57,8 @@ export interface HostAssembly {
   scheduler: RoomScheduler;
   /** Why Python plugins cannot be served yet (starting, importing, degraded), or null. */
   pythonNotReady(): string | null;
-  /** The Redis service's side of this host (`--redis`), else null. */
-  scale: ScaleService | null;
-  /** A lone host's data folder, opened (`--data-dir`), else null. */
-  data: DurableData | null;
   /** Each room's conversation with its agent, as its log keeps it. */
   conversations: ConversationRecord;
-  /** The client ids of rooms' agent sockets, in the host's home (never given twice where it outlives the host). */
-  clientIds: ClientIds;
-  /** On a service, how a room's agent spans its hosts; null on a lone host. */
-  agentRelay: AgentRelay | null;
-  /** The stores of users, tickets and rooms' access, in the host's home. */
-  people: PeopleStores;
   /** Stops everything, last what the rest uses (the pools). */
   close(): Promise<void>;
 }

@@ -8,15 +8,11 @@
  * with viewers listening reads the service's list every few seconds to notice what other hosts
  * published.
  */
-import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { RoomRecorder } from '../history/room-recorder.ts';
 import type { ResolvedHostOptions } from '../options.ts';
-import type { PeopleStores } from '../people/people.ts';
-import type { AgentRelay } from '../agent/agent-relay.ts';
-import type { ClientIds } from '../agent/client-ids.ts';
 import { LiveHub } from '../presence/live-hub.ts';
 import { PresenceService } from '../presence/presence-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../published/published-specimens.ts';
@@ -46,23 +42,18 @@ async function chooseHomes(deps: HomeDeps, scale: ScaleService | null, data: Dur
   return memoryHomes(deps);
 }
 
-export interface Workspace {
+/** A host's rooms, their annotations, people, client ids and agent relay in the home chosen (store-homes.ts). */
+export interface Workspace extends Pick<StoreHomes, 'annotations' | 'people' | 'clientIds' | 'agentRelay'> {
   published: PublishedSpecimens;
   rooms: RoomWorkspace;
-  annotations: AnnotationStore;
   /** Rooms' scenes: in this host's memory, its data folder or the Redis service. */
   sceneStore: SceneStore;
   /** Rooms' snapshots and the pins that keep their bytes. */
   snapshots: { store: SnapshotStore; pins: ResultPins };
   /** Rooms' logs: every change of the stores above, appended by the store in the write of the change. */
   history: RoomRecorder;
-  /** Users, stream tickets and rooms' access, in the same home. */
-  people: PeopleStores;
   /** Who is in each room and their live poses: this host's, or the whole Redis service's. */
   presence: PresenceService;
-  /** The client ids of rooms' agent sockets, in the same home. */
-  clientIds: ClientIds;
-  agentRelay: AgentRelay | null;
   close(): void;
 }
 
