@@ -22,13 +22,8 @@ const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** How often expired records and pins are dropped. */
 const SWEEP_MS = 60_000;
 
-interface Kept {
-  doc: SplitDocument;
-  created: number;
-  pins: unknown;
-  rooms?: string[];
-  until: number;
-}
+/** A record as kept: its document split (its marks pooled), and when it goes. */
+type Kept = Omit<SnapshotRecord, 'json'> & { doc: SplitDocument; until: number };
 
 /** Characters a record takes besides its marks: its document's head and tail, and the rooms it names. */
 function frameOf(doc: SplitDocument, rooms: string[] | undefined): number {

@@ -27,7 +27,7 @@ import { createHostError, isHostError } from '../../errors.ts';
 import { stableJson } from '../../wire/stable-json.ts';
 import { loadFileResult, type FileResult } from '../../results/file-result.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
-import { readSessionFile } from '../read-session.ts';
+import { readSessionFile, type ReadSession } from '../read-session.ts';
 import { storedSnapshotDocument } from '../check-snapshot-document.ts';
 import { namedResults } from '../session-layout.ts';
 import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
@@ -54,11 +54,7 @@ import type { SessionSpecimens } from './session-specimens.ts';
 export type SnapshotReader = (rooms: readonly string[]) => Promise<boolean>;
 
 /** A snapshot as the host answers it: the document's bytes as hashed, its id, and when it was first taken (ms since the epoch). */
-export interface StoredSnapshot {
-  id: string;
-  json: string;
-  created: number;
-}
+export type StoredSnapshot = Pick<ReadSession, 'id' | 'json' | 'created'>;
 
 export interface SnapshotDeps {
   store: SnapshotStore;
