@@ -38,6 +38,7 @@ export interface JoinedService {
   up: boolean;
   connections: RedisConnections;
   events: RedisEvents;
+  /** Where the service keeps result bytes (snapshots pin theirs here). */
   blobs: BlobStore;
   /** The compute node lending this process's pool, not yet started; null when it lends none. */
   node: ComputeNode | null;

@@ -17,16 +17,13 @@ import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ComputeNode } from '../scale/compute-node.ts';
 import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
 import { Computations } from '../scale/computations.ts';
 import type { ComputationTimes } from '../serving/service-computations.ts';
 import { NodeDepartures } from '../scale/node-departures.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
 import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
-import type { RedisConnections } from '../redis/redis-connections.ts';
-import type { BlobStore } from '../blobs/blob-store.ts';
-import { joinService } from './join-service.ts';
+import { joinService, type JoinedService } from './join-service.ts';
 import type { HeldNews } from '../redis/held-by-room.ts';
 import { RedisHealth } from '../redis/redis-health.ts';
 import { RedisJobs } from '../jobs/redis-jobs.ts';
@@ -39,14 +36,10 @@ import { redactUrl } from '../redact-credentials.ts';
 import { BlobLookups } from '../blobs/blob-lookups.ts';
 import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
-export interface ScaleService {
+/** A host's part of a Redis service: its connections, the blob store and its compute node, as it joined (join-service.ts), and more. */
+export interface ScaleService extends Pick<JoinedService, 'connections' | 'blobs' | 'node'> {
   results: RedisResults;
   jobs: RedisJobs;
-  /** This process's compute node, when it lends threads. */
-  node: ComputeNode | null;
-  connections: RedisConnections;
-  /** Where the service keeps result bytes (snapshots pin theirs here). */
-  blobs: BlobStore;
   /** The result stored under `id`, for `client`: a bounded lookup (blobs/blob-lookups.ts). */
   findResult(id: string, client: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
