@@ -13,7 +13,7 @@
  * changing reach what a host holds of them (scale/room-pointers.ts, people/redis-access-store.ts).
  */
 import type { Redis } from 'ioredis';
-import type { EventHub } from '../events/event-hub.ts';
+import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import { CHANNELS } from './redis-keys.ts';
 import { storedJson } from './stored-json.ts';
@@ -25,11 +25,7 @@ const NUDGE = 'nudge:';
 const NUDGE_EVENT = { event: 'nudge', data: null };
 
 /** A room event as it crosses Redis. */
-export interface RoomEventMessage {
-  room: string;
-  event: string;
-  data: unknown;
-}
+export type RoomEventMessage = Pick<HostEvent, 'event' | 'data'> & { room: string };
 
 export class RedisEvents {
   #subscriber: Redis;

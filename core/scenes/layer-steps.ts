@@ -9,14 +9,11 @@
  */
 import type { LayerDisplay, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { countsOf, hasSteps } from '../results/volume-axes.ts';
+import { countsOf, hasSteps, type StepLayout } from '../results/volume-axes.ts';
 import { bad } from './check-display.ts';
 
 /** How many time steps and channels a result has (one of each without those axes). */
-export interface StepCounts {
-  steps: number;
-  channels: number;
-}
+export type StepCounts = Pick<StepLayout, 'steps' | 'channels'>;
 
 /** The counts of a result that is not a volume: no time, no channels. */
 export const SINGLE_STEP: StepCounts = { steps: 1, channels: 1 };

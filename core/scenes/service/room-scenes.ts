@@ -37,10 +37,7 @@ import { createHostError } from '../../errors.ts';
 import type { EntryScenes } from '../../rooms/service/room-workspace.ts';
 
 /** A scene a snapshot recorded: its layers bottom first and its active layer. */
-export interface RecordedScene {
-  layers: SceneLayer[];
-  active: string | null;
-}
+export type RecordedScene = Omit<RoomScene, 'version'>;
 
 /** The delivery a layer's data is asked with, as a `/data` request's. */
 type LayerDelivery = NonNullable<RequestAsk['delivery']>;
