@@ -4,18 +4,14 @@
  * DiskBlobStore (written whole first) and a small record in the `uploads` database naming it,
  * both for the upload time-to-live, so an upload is still an input after a restart.
  */
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import { uploadInfo, type UploadInfo, type UploadStore } from './upload-store.ts';
+import { uploadInfo, type UploadInfo, type UploadRecord, type UploadStore } from './upload-store.ts';
 
-interface UploadRecord extends BlobRef {
-  type: ResultType;
-  bytes: number;
-  expiresAt: number;
-}
+type DiskUploadRecord = UploadRecord & { expiresAt: number };
 
 export class DiskUploadStore implements UploadStore {
   #store: DataStore;
@@ -32,10 +28,10 @@ export class DiskUploadStore implements UploadStore {
   }
 
   get #db() {
-    return this.#store.db<UploadRecord>(DISK.uploads.name);
+    return this.#store.db<DiskUploadRecord>(DISK.uploads.name);
   }
 
-  #record(id: string): UploadRecord | null {
+  #record(id: string): DiskUploadRecord | null {
     const record = this.#db.get(id);
     return record && record.expiresAt > this.#now() ? record : null;
   }
@@ -50,7 +46,7 @@ export class DiskUploadStore implements UploadStore {
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
     const { hash, meta } = await this.#blobs.put(result, this.#ttlMs);
-    const record: UploadRecord = { hash, meta, type: result.type, bytes, expiresAt: this.#now() + this.#ttlMs };
+    const record: DiskUploadRecord = { hash, meta, type: result.type, bytes, expiresAt: this.#now() + this.#ttlMs };
     await this.#store.write(() => this.#db.put(id, record));
     return uploadInfo(id, record.type, bytes, this.#ttlMs);
   }

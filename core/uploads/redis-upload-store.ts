@@ -9,16 +9,11 @@
 import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import { uploadInfo, type UploadInfo, type UploadStore } from './upload-store.ts';
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import { uploadInfo, type UploadInfo, type UploadRecord, type UploadStore } from './upload-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable, OUT_OF_MEMORY } from '../redis/redis-unavailable.ts';
-
-interface UploadRecord extends BlobRef {
-  type: ResultType;
-  bytes: number;
-}
 
 export class RedisUploadStore implements UploadStore {
   #redis: Redis;

@@ -9,6 +9,13 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
+
+/** What a store keeps of an upload beside its bytes (a blob of its blob store): their ref, type and size. */
+export interface UploadRecord extends BlobRef {
+  type: ResultType;
+  bytes: number;
+}
 
 /** What `POST /api/uploads` answers. */
 export interface UploadInfo {
