@@ -30,6 +30,7 @@ import { PythonRuntime, RELOAD_IMPORT_WAIT_MS, type LeftOutPlugin } from '../pyt
 import { SMALL_VARIANT_LANE } from '../delivery/delivery-variants.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
 import { ThreadRetirement } from '../workers/thread-retirement.ts';
+import type { NodeLog } from '../scale/compute-node.ts';
 
 export type ComputeOptions = Pick<
   ResolvedHostOptions,
@@ -51,12 +52,6 @@ export type ComputeOptions = Pick<
   | 'dataDir'
   | 'mode'
 >;
-
-/** Where the compute half says what it does (the host's logger, or the worker's). */
-export interface ComputeLog {
-  info(line: string): void;
-  warn(line: string): void;
-}
 
 export interface ComputeAssembly {
   scheduler: RoomScheduler;
@@ -80,7 +75,8 @@ export interface ComputeAssembly {
   close(): Promise<void>;
 }
 
-export async function assembleCompute(options: ComputeOptions, log: ComputeLog = SILENT): Promise<ComputeAssembly> {
+/** The compute half of a process, saying what it does to `log` (the host's logger, or the worker's). */
+export async function assembleCompute(options: ComputeOptions, log: NodeLog = SILENT): Promise<ComputeAssembly> {
   const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
   // One encode thread for any work, and one more kept for variants of small results.
   const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads, encodeThreads: 1 + SMALL_VARIANT_LANE });
@@ -151,7 +147,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
 }
 
 /** The versions a host starts with before its plugins folder's: those it kept, or those its service shares. */
-async function restoreVersions(home: PluginHome, lasting: boolean, log: ComputeLog): Promise<string[]> {
+async function restoreVersions(home: PluginHome, lasting: boolean, log: NodeLog): Promise<string[]> {
   const load = (dir: string) => loadPluginBundle(dir, home.load);
   if (!home.sharing) return lasting ? home.versions.restore(load) : [];
   try {
@@ -163,7 +159,7 @@ async function restoreVersions(home: PluginHome, lasting: boolean, log: ComputeL
 }
 
 /** Offers what a reload brought to the service's other hosts; after the first, takes what they brought. */
-async function shareVersions(sharing: VersionSharing, came: LoadedPlugin[], started: boolean, log: ComputeLog): Promise<void> {
+async function shareVersions(sharing: VersionSharing, came: LoadedPlugin[], started: boolean, log: NodeLog): Promise<void> {
   try {
     await sharing.offer(came);
     if (started) await sharing.catchUp();
@@ -184,7 +180,7 @@ function withoutLeftOut(counts: ReloadCounts, leftOut: LeftOutPlugin[], function
   };
 }
 
-const SILENT: ComputeLog = { info: () => {}, warn: () => {} };
+const SILENT: NodeLog = { info: () => {}, warn: () => {} };
 
 /** A bundle's size in bytes (0 when it cannot be read: it is counted as a reload all the same). */
 function fileSize(file: string): number {
