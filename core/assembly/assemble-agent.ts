@@ -7,9 +7,7 @@
  * each room's conversation for all.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { AgentService } from '../agent/agent-service.ts';
-import type { AgentRelay } from '../agent/agent-relay.ts';
-import type { ClientIds } from '../agent/client-ids.ts';
+import { AgentService, type AgentServiceDeps } from '../agent/agent-service.ts';
 import { modelOf } from '../agent/model/model-of.ts';
 import type { AgentRoom } from '../agent/agent-room.ts';
 import { OpenAiSpeechToText, OpenAiTextToSpeech } from '../agent/voice/speech-services.ts';
@@ -27,10 +25,7 @@ function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRo
 }
 
 /** Where a host's agent keeps its rooms' client ids, and on a service how its rooms span the hosts. */
-export interface AgentHome {
-  ids: ClientIds;
-  relay: AgentRelay | null;
-}
+export type AgentHome = Pick<AgentServiceDeps, 'ids' | 'relay'>;
 
 export function assembleAgent(ctx: HostContext, people: People, conversations: ConversationRecord, home: AgentHome, log: FastifyBaseLogger): AgentService {
   return new AgentService({
