@@ -12,10 +12,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { BlobRef } from '../blobs/blob-store.ts';
 
 /** What a store keeps of an upload beside its bytes (a blob of its blob store): their ref, type and size. */
-export interface UploadRecord extends BlobRef {
-  type: ResultType;
-  bytes: number;
-}
+export type UploadRecord = BlobRef & Pick<UploadInfo, 'type' | 'bytes'>;
 
 /** What `POST /api/uploads` answers. */
 export interface UploadInfo {
