@@ -13,9 +13,7 @@ import { actingUser, runAs } from '../events/acting-user.ts';
 export const HOST_ACTOR = 'host';
 
 /** Runs `work` as `actor` (e.g. a replay writing another room's changes). */
-export function asActor<T>(actor: string, work: () => T): T {
-  return runAs(actor, work);
-}
+export const asActor: <T>(actor: string, work: () => T) => T = runAs;
 
 /** Who the change being made now is by: the request's user, the actor set, or `host`. */
 export function currentActor(): string {
