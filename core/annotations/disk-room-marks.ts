@@ -5,10 +5,10 @@
  * read with the ids an import under way holds hidden left out: what the disk annotation store
  * reads, at once inside its writes or a batch per turn of the event loop for a whole room.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Annotation } from '../wire/scene-types.ts';
 import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
+import { takeInTurns } from '../memory/turn-batches.ts';
 import { byId, changeable } from './annotation-store.ts';
 import { pendingImports, shownBeside } from './disk-import-staging.ts';
 
@@ -72,11 +72,6 @@ export class DiskRoomMarks {
    * few hundred milliseconds of reading and decoding, which would hold every other request.
    */
   async all(roomId: string): Promise<Annotation[]> {
-    const marks: Annotation[] = [];
-    for (const mark of this.#range(roomId, true)) {
-      marks.push(mark);
-      if (marks.length % READ_BATCH === 0) await nextTurn();
-    }
-    return marks.sort(byId);
+    return (await takeInTurns(this.#range(roomId, true), READ_BATCH)).sort(byId);
   }
 }
