@@ -6,7 +6,7 @@
  * of a room of 100,000 marks held in memory renders again only the marks that moved. The answered forms also
  * come as bytes, a part per batch, so no text of a whole room is ever made.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { inTurns } from '../memory/turn-batches.ts';
 import type { Annotation, AnnotationList } from '../wire/scene-types.ts';
 import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
@@ -26,19 +26,8 @@ const rowsOf = new WeakMap<Annotation, { columns: string; rows: string }>();
  * `render(a)` of every annotation, in order and joined by `separator`, as one text per batch
  * (a batch per turn of the event loop): `take` turns each batch's text into what is kept.
  */
-async function renderBatches<T>(
-  annotations: readonly Annotation[],
-  render: (a: Annotation) => string,
-  separator: string,
-  take: (text: string) => T,
-): Promise<T[]> {
-  const out: T[] = [];
-  for (let at = 0; at < annotations.length; at += BATCH) {
-    if (at > 0) await nextTurn();
-    const texts = annotations.slice(at, at + BATCH).map(render);
-    out.push(take((at > 0 ? separator : '') + texts.join(separator)));
-  }
-  return out;
+function renderBatches<T>(annotations: readonly Annotation[], render: (a: Annotation) => string, separator: string, take: (text: string) => T): Promise<T[]> {
+  return inTurns(annotations, BATCH, (batch, at) => take((at > 0 ? separator : '') + batch.map(render).join(separator)));
 }
 
 function jsonText(a: Annotation): string {

@@ -9,6 +9,7 @@ import type { AnnotationInput } from '../wire/scene-types.ts';
 import { createHostError, HostError, isHostError, type HostErrorCode } from '../errors.ts';
 import { checkDrafts, isRecord } from './check-annotation.ts';
 import { parseAnnotationCsv } from './parse-annotation-csv.ts';
+import { inTurns } from '../memory/turn-batches.ts';
 
 /** Bodies up to this many characters are read where they arrive (a thread's round trip costs more). */
 export const INLINE_IMPORT_CHARS = 64 * 1024;
@@ -69,10 +70,6 @@ export function parseImport(task: ParseImportTask): ImportOutcome {
 /** The drafts, a batch per turn of the event loop, or the refusal thrown again where the request is answered. */
 export async function draftsOf(outcome: ImportOutcome): Promise<ReadImport> {
   if (!outcome.ok) throw new HostError(outcome.code, outcome.message);
-  const drafts: AnnotationInput[] = [];
-  for (const [i, batch] of outcome.batches.entries()) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const draft of JSON.parse(batch) as AnnotationInput[]) drafts.push(draft);
-  }
-  return { drafts, single: outcome.single };
+  const batches = await inTurns(outcome.batches, 1, ([batch]) => JSON.parse(batch!) as AnnotationInput[]);
+  return { drafts: batches.flat(), single: outcome.single };
 }
