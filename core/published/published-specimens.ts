@@ -18,6 +18,7 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { assertPinnable } from '../cache/pin-room.ts';
+import { waitAtMost } from '../redis/time-limit.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { publishedRecord } from './published-catalog-record.ts';
@@ -132,9 +133,7 @@ export class PublishedSpecimens {
   async refresh(): Promise<void> {
     if (!this.#share) return;
     this.#refreshing ??= this.#readShare().finally(() => (this.#refreshing = null));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.#refreshing.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, REFRESH_WAIT_MS)))]);
-    clearTimeout(timer);
+    await waitAtMost(this.#refreshing, REFRESH_WAIT_MS);
   }
 
   async #readShare(): Promise<void> {

@@ -17,6 +17,7 @@ import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import { CHANNELS } from './redis-keys.ts';
 import { storedJson } from './stored-json.ts';
+import { waitAtMost } from './time-limit.ts';
 import { roomEventOf } from '../events/layer-slots.ts';
 import { stampedData } from '../events/acting-user.ts';
 
@@ -72,9 +73,7 @@ export class RedisEvents {
       },
       () => {},
     );
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([subscribed, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timer);
+    await waitAtMost(subscribed, waitMs);
   }
 
   #resubscribed(again: boolean): void {
