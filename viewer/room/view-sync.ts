@@ -53,11 +53,6 @@ export class ViewSync {
     this.#sync.local(entriesOf(change));
   }
 
-  /** Sends the waiting changes now. */
-  flush(): void {
-    this.#sync.flush();
-  }
-
   /** A `view` event (or the view read on connect): applies what differs from what is shown. */
   remote(view: RoomView | null): void {
     if (view) this.#sync.remote(entriesOf(view));

@@ -15,11 +15,6 @@ export class FirstPicture {
   /** Resolves once the first picture is drawn (or nothing is coming). */
   readonly drawn = new Promise<void>((resolve) => (this.#resolve = resolve));
 
-  /** Whether it has been drawn (or nothing was coming). */
-  get settled(): boolean {
-    return this.#settled;
-  }
-
   /** Held while something on its way to the stage loads; the returned function lets go (once; later calls do nothing). */
   hold(): () => void {
     if (this.#settled) return () => {};

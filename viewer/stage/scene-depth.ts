@@ -97,9 +97,4 @@ export class SceneDepth {
     }
     return this.#target;
   }
-
-  dispose(): void {
-    this.#target?.dispose();
-    this.#target = null;
-  }
 }

@@ -63,7 +63,6 @@ export class Stage {
   #dirty = true;
   /** Frames are asked for (the animation loop is set); off while the page has nothing to draw. */
   #looping = false;
-  #disposed = false;
   /** The user or a room moved the camera since it last framed what is shown. */
   #cameraTaken = false;
 
@@ -211,9 +210,8 @@ export class Stage {
     if (!this.#looping) this.#keepLooping(() => this.#renderer.setAnimationLoop(this.#loop));
   }
 
-  /** Marks a frame due and the loop running, set by `start` (not once disposed). */
+  /** Marks a frame due and the loop running, set by `start`. */
   #keepLooping(start: () => void): void {
-    if (this.#disposed) return;
     this.#dirty = true;
     this.#looping = true;
     start();
@@ -264,14 +262,4 @@ export class Stage {
     // Which layers this frame drew (tests and benchmarks wait for all of a scene).
     this.canvas.dataset.layersDrawn = shown.map((layer) => layer.id).join(' ');
   };
-
-  /** Stops rendering and frees GPU memory. */
-  dispose(): void {
-    this.#disposed = true;
-    this.#renderer.setAnimationLoop(null);
-    for (const layer of [...this.layers.list()]) this.layers.remove(layer.id);
-    this.depth.dispose();
-    this.view.controls.dispose();
-    this.#renderer.dispose();
-  }
 }

@@ -70,10 +70,6 @@ export class StatsView {
     );
   }
 
-  clear(): void {
-    this.show([]);
-  }
-
   /** Changes the value of the fact `key` when it is shown. */
   update(key: string, value: string): void {
     const dd = this.element.querySelector(`[data-stat="${key}"] dd`);

@@ -101,8 +101,4 @@ export class VrPhysical {
     const position = point.map((v) => Number(v.toPrecision(6))) as [number, number, number];
     return { kind, position, unit, text: `${kind === 'ray' ? 'Ray at' : 'Tip at'} ${formatPosition(position, unit)}` };
   }
-
-  dispose(): void {
-    this.bar.dispose();
-  }
 }

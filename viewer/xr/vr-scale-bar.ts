@@ -90,12 +90,4 @@ export class VrScaleBar {
     this.#sprite.material.dispose();
     this.#sprite = null;
   }
-
-  dispose(): void {
-    this.#disposeSprite();
-    this.#bar.geometry.dispose();
-    for (const tick of this.#ticks) tick.geometry.dispose();
-    this.#material.dispose();
-    this.group.removeFromParent();
-  }
 }

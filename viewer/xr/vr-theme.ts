@@ -6,7 +6,6 @@
 export const VR_THEME = {
   panel: '#0f1620',
   surface: '#1a2431',
-  surfaceActive: '#24415a',
   accent: '#5cc8ff',
   accentDim: '#2f7fb0',
   text: '#dfe8f2',

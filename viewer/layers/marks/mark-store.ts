@@ -34,11 +34,6 @@ export class MarkStore {
     return this.#room;
   }
 
-  /** The copy is kept from the room's events (the page follows the room). */
-  get live(): boolean {
-    return this.#live;
-  }
-
   /** The room's list has been read since the page joined it. */
   get known(): boolean {
     return this.#known;

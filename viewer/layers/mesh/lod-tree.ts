@@ -56,11 +56,6 @@ export class SegmentTree {
     if (top === 0) for (const root of this.roots) root.children = [];
   }
 
-  /** Whether level `level`'s fragments are known. */
-  knows(level: number): boolean {
-    return this.#known.has(level);
-  }
-
   /** Takes in level `level`'s fragments (the level above it must be known). */
   addLevel(level: number, fragments: readonly MeshFragmentEntry[]): void {
     if (this.#known.has(level) || !this.#known.has(level + 1)) return;

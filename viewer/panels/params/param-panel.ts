@@ -9,7 +9,7 @@ import type { ParameterSchema } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
 import { createParamField } from './param-field.ts';
 import type { ChangeMode, ParamField } from './param-field.ts';
-import { checkValue, initialValue, isUnsettable } from './param-check.ts';
+import { initialValue, isUnsettable } from './param-check.ts';
 import { UnknownParams } from './unknown-params.ts';
 
 export interface ParamPanelOptions {
@@ -55,15 +55,6 @@ export class ParamPanel {
   /** The values to send. */
   values(): Record<string, unknown> {
     return { ...this.#values };
-  }
-
-  /** True when every value passes the schema checks the page can make. */
-  isValid(): boolean {
-    const props = this.#schema.properties ?? {};
-    return Object.entries(this.#values).every(([name, value]) => {
-      const prop = props[name];
-      return prop !== undefined && checkValue(prop, value) === null;
-    });
   }
 
   /** Back to the schema defaults (drops values the schema does not know). */
