@@ -15,7 +15,7 @@ import type { LayerDisplay } from '../../core/wire/scene-types.ts';
 import type { ParameterSchema } from '../../core/wire/wire-types.ts';
 import type { ChangeMode } from '../panels/params/param-field.ts';
 import { VrLayerList } from './vr-layer-list.ts';
-import { createVrWidget, textButton, type VrWidget } from './vr-widgets.ts';
+import { buttonText, createVrWidget, panelButton, textButton, type VrWidget } from './vr-widgets.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 
 export interface VrPanelActions {
@@ -47,11 +47,11 @@ export class VrPanel {
   readonly #title = new Text({ text: 'vitrine', fontSize: 22, color: T.text });
   readonly #status = new Text({ text: '', fontSize: T.smallFont, color: T.warn });
   readonly #scaleText = new Text({ text: '1:1', fontSize: T.fontSize, color: T.accent });
-  readonly #followText = new Text({ text: 'Follow room: off', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+  readonly #followText = buttonText('Follow room: off');
   readonly #fieldsBox = new Container({ flexDirection: 'column', gap: 14, width: '100%' });
   readonly #lookRow = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center', display: 'none' });
-  readonly #colormapText = new Text({ text: '', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
-  readonly #modeText = new Text({ text: '', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+  readonly #colormapText = buttonText('');
+  readonly #modeText = buttonText('');
   #lookShown = 'null';
   #widgets = new Map<string, VrWidget & { track?: Container }>();
   #values: Record<string, unknown> = {};
@@ -85,40 +85,19 @@ export class VrPanel {
       textButton('+', () => actions.scale(1.25)),
       this.#scaleText,
     );
-    const followButton = new Container({
-      paddingX: 14,
-      height: 40,
-      alignItems: 'center',
-      backgroundColor: T.surface,
-      borderRadius: T.radius,
-      onClick: () => actions.follow(!this.#follow),
-    });
-    followButton.add(this.#followText);
     const bottom = new Container({ flexDirection: 'row', gap: 8, justifyContent: 'space-between', width: '100%' });
-    const lookButton = (text: Text, setting: 'colormap' | 'mode'): Container => {
-      const button = new Container({
-        paddingX: 14,
-        height: 40,
-        alignItems: 'center',
-        backgroundColor: T.surface,
-        borderRadius: T.radius,
-        onClick: () => actions.look(setting),
-      });
-      button.add(text);
-      return button;
-    };
     this.buttons = {
       exit: textButton('Exit VR', () => actions.exit()),
-      follow: followButton,
-      colormap: lookButton(this.#colormapText, 'colormap'),
-      mode: lookButton(this.#modeText, 'mode'),
+      follow: panelButton(this.#followText, () => actions.follow(!this.#follow)),
+      colormap: panelButton(this.#colormapText, () => actions.look('colormap')),
+      mode: panelButton(this.#modeText, () => actions.look('mode')),
     };
     this.#lookRow.add(
       new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }),
       this.buttons.colormap,
       this.buttons.mode,
     );
-    bottom.add(followButton, this.buttons.exit);
+    bottom.add(this.buttons.follow, this.buttons.exit);
     this.layers = new VrLayerList((id, change, mode) => actions.layer(id, change, mode));
     this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, this.layers.root, ...sections, scaleRow, bottom);
     this.root.position.copy(PANEL_POSITION);

@@ -8,7 +8,7 @@
  */
 import { Container, Text } from '@pmndrs/uikit';
 import { VR_THEME as T } from './vr-theme.ts';
-import { createVrSlider, textButton, type VrWidget } from './vr-widgets.ts';
+import { buttonText, createVrSlider, panelButton, textButton, type VrWidget } from './vr-widgets.ts';
 
 /** The page's time controls (time-controls.ts) as the panel works them. */
 export interface VrSteps {
@@ -30,7 +30,7 @@ export type VrTimeControl = 'back' | 'play' | 'forward' | 'bar';
 export class VrTime {
   readonly root = new Container({ flexDirection: 'column', gap: 8, width: '100%', display: 'none' });
   readonly #readout = new Text({ text: '', fontSize: T.fontSize, color: T.accent, marginLeft: 8 });
-  readonly #playText = new Text({ text: 'Play', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+  readonly #playText = buttonText('Play');
   readonly #buttons: Record<'back' | 'play' | 'forward', Container>;
   #source: VrSteps | null = null;
   #bar: (VrWidget & { track: Container }) | null = null;
@@ -40,17 +40,7 @@ export class VrTime {
 
   constructor() {
     const act = (fn: (source: VrSteps) => void) => () => this.#source && fn(this.#source);
-    const play = new Container({
-      paddingX: 14,
-      height: 40,
-      minWidth: 96,
-      alignItems: 'center',
-      justifyContent: 'center',
-      backgroundColor: T.surface,
-      borderRadius: T.radius,
-      onClick: act((source) => source.togglePlay()),
-    });
-    play.add(this.#playText);
+    const play = panelButton(this.#playText, act((source) => source.togglePlay()), { minWidth: 96 });
     // The panel's font has no arrow or play glyphs: plain characters and words stand in.
     this.#buttons = {
       back: textButton(

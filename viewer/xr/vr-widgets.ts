@@ -32,20 +32,8 @@ export function fractionAlong(track: THREE.Object3D, point: THREE.Vector3): numb
   return THREE.MathUtils.clamp(local.x + 0.5, 0, 1);
 }
 
-function button(label: string, onClick: () => void, width?: number): { element: Container; text: Text } {
-  const text = new Text({ text: label, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
-  const element = new Container({
-    paddingX: 16,
-    height: 40,
-    minWidth: width ?? 40,
-    alignItems: 'center',
-    justifyContent: 'center',
-    backgroundColor: T.surface,
-    borderRadius: T.radius,
-    onClick: () => onClick(),
-  });
-  element.add(text);
-  return { element, text };
+function button(label: string, onClick: () => void, width = 40): Container {
+  return panelButton(buttonText(label), onClick, { paddingX: 16, minWidth: width });
 }
 
 /** A slider over `prop`'s range; `valueText` (when given) says its value. */
@@ -117,12 +105,12 @@ function toggle(onChange: WidgetChange, valueText: Text): VrWidget {
 function choices(options: readonly unknown[], onChange: WidgetChange, valueText: Text): VrWidget {
   const row = new Container({ flexDirection: 'row', flexWrap: 'wrap', gap: 8 });
   const buttons = options.map((option) => {
-    const b = button(String(option), () => {
+    const element = button(String(option), () => {
       show(option);
       onChange(option, 'commit');
     });
-    row.add(b.element);
-    return { option, element: b.element };
+    row.add(element);
+    return { option, element };
   });
   const show = (value: unknown): void => {
     for (const b of buttons) b.element.setProperties({ backgroundColor: b.option === value ? T.accentDim : T.surface });
@@ -142,7 +130,7 @@ function stepper(prop: ParameterProperty, onChange: WidgetChange, valueText: Tex
     onChange(next, 'commit');
   };
   const row = new Container({ flexDirection: 'row', gap: 8 });
-  row.add(button('-', () => bump(-1), 56).element, button('+', () => bump(1), 56).element);
+  row.add(button('-', () => bump(-1), 56), button('+', () => bump(1), 56));
   const show = (value: unknown): void => {
     if (typeof value === 'number') current = value;
     valueText.setProperties({ text: format(value) });
@@ -182,8 +170,13 @@ export function createVrWidget(
   };
 }
 
-/** A panel button with a label: the look every button of the VR panel shares. */
-export function textButton(label: string, onClick: () => void): Container {
+/** A button's label (the pointer goes through it to the button). */
+export function buttonText(text: string): Text {
+  return new Text({ text, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+}
+
+/** A panel button showing `text`: the look every button of the VR panel shares (`size` for a wider one). */
+export function panelButton(text: Text, onClick: () => void, size: { paddingX?: number; minWidth?: number } = {}): Container {
   const element = new Container({
     paddingX: 14,
     height: 40,
@@ -192,7 +185,13 @@ export function textButton(label: string, onClick: () => void): Container {
     backgroundColor: T.surface,
     borderRadius: T.radius,
     onClick,
+    ...size,
   });
-  element.add(new Text({ text: label, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' }));
+  element.add(text);
   return element;
+}
+
+/** A panel button with a label. */
+export function textButton(label: string, onClick: () => void): Container {
+  return panelButton(buttonText(label), onClick);
 }
