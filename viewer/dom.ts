@@ -25,6 +25,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
+/** A row of a tool panel: its name (`slice-axis`), then its controls; `title` says what it sets. */
+export function toolRow(tag: 'label' | 'div', name: string, title: string | null, ...controls: Child[]): HTMLElement {
+  return h(tag, { class: 'slice-row', title }, h('span', { class: 'slice-axis' }, name), ...controls);
+}
+
 /** Appends children, skipping empty ones. */
 export function append(parent: Node, children: Child[]): void {
   for (const child of children) {

@@ -8,7 +8,7 @@
  * dragged is never rebuilt under the pointer; it only reports what the user does.
  */
 import type { LayerDisplay, LayerKind, LayerSource, LayerStale } from '../../core/wire/scene-types.ts';
-import { h } from '../dom.ts';
+import { h, toolRow } from '../dom.ts';
 import { COLORMAPS } from '../layers/volume/colormaps.ts';
 import type { LayerMade } from './layer-made.ts';
 import type { VersionOffer } from './version-offers.ts';
@@ -116,7 +116,7 @@ export class LayerRow {
     this.#colormap = h('select', { class: 'select small', 'aria-label': 'colour map', 'data-control': 'colormap' });
     for (const name of COLORMAPS) this.#colormap.appendChild(h('option', { value: name }, name));
     this.#colormap.addEventListener('change', () => actions.change(id, { colormap: this.#colormap.value }, 'commit'));
-    this.#colormapRow = h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), this.#colormap);
+    this.#colormapRow = toolRow('label', 'map', null, this.#colormap);
     const button = (label: string, title: string, control: string, onclick: () => void): HTMLButtonElement =>
       h(
         'button',
@@ -145,7 +145,7 @@ export class LayerRow {
       h(
         'div',
         { class: 'layer-controls' },
-        h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue),
+        toolRow('label', 'opacity', null, this.#opacity, this.#opacityValue),
         this.#colormapRow,
         h('div', { class: 'slice-row layer-code' }, this.#made, this.#by, this.#offers),
       ),

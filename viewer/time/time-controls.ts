@@ -6,7 +6,7 @@
  * stepped volume decides what is drawn and tells it back with `show`. The VR panel works the
  * same controls (a step, play or pause, a seek there is one here), so both go one way to the room.
  */
-import { h } from '../dom.ts';
+import { h, toolRow } from '../dom.ts';
 
 export interface TimeControlsActions {
   /** Go to step `t` (`drag` while the slider moves, `commit` when let go or stepped). */
@@ -94,7 +94,7 @@ export class TimeControls {
         this.#rate,
         h('span', { class: 'slice-axis' }, 'steps/s'),
       ),
-      h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 't'), this.#slider, this.#readout),
+      toolRow('label', 't', null, this.#slider, this.#readout),
       this.#at,
     );
     byElement.set(this.element, this);

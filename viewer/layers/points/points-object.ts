@@ -10,7 +10,7 @@
 import * as THREE from 'three';
 import { STAT_EVENT } from '../../stage/stats-view.ts';
 import type { PointCloudData } from '../../../core/wire/decoded-types.ts';
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from '../volume/colour-bar.ts';
 import { colormapTable, finiteRange } from '../volume/colormaps.ts';
 import type { ColormapName } from '../volume/colormaps.ts';
@@ -170,8 +170,8 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
     'div',
     { class: 'slice-panel', 'data-testid': 'points-panel' },
     h('div', { class: 'slice-title' }, 'Points'),
-    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'colour'), picker),
-    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'size'), sizeInput, sizeValue),
+    toolRow('label', 'colour', null, picker),
+    toolRow('label', 'size', null, sizeInput, sizeValue),
     colourBar?.element,
   );
   panel.dataset.pointSize = '1';

@@ -6,7 +6,7 @@
  * goes back to the window read from the histogram. Values outside the window take the end
  * colours. It only reports changes; the owner recolours.
  */
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import { formatValue } from '../../../core/wire/format-value.ts';
 import type { RoomView } from '../../../core/wire/room-types.ts';
 import { COLORMAPS, colormapCss } from './colormaps.ts';
@@ -111,14 +111,9 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     { class: 'colour-bar', 'data-testid': 'colour-bar' },
     gradient,
     h('div', { class: 'colour-bar-labels' }, lowLabel, highLabel),
-    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), picker, auto),
-    h('label', { class: 'slice-row', title: 'The centre of the window' }, h('span', { class: 'slice-axis' }, 'level'), level),
-    h(
-      'label',
-      { class: 'slice-row', title: 'The range of values the colour map spans' },
-      h('span', { class: 'slice-axis' }, 'width'),
-      width,
-    ),
+    toolRow('label', 'map', null, picker, auto),
+    toolRow('label', 'level', 'The centre of the window', level),
+    toolRow('label', 'width', 'The range of values the colour map spans', width),
   );
   show();
   return { element, state: () => ({ ...state }), set: update };

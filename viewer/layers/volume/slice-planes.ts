@@ -8,7 +8,7 @@
  * along an axis hides that slice.
  */
 import * as THREE from 'three';
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
 import { AXES, type Axis, type VolumeFrame } from './volume-frame.ts';
 
@@ -83,7 +83,7 @@ function sliceSlider(axis: Axis, count: number, at: number): SliderParts {
     'aria-label': `${axis} slice`,
     'data-axis': axis,
   });
-  return { row: h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, axis), input, value), input, value };
+  return { row: toolRow('label', axis, null, input, value), input, value };
 }
 
 export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: SlicePlaneOptions): SlicePlanes {

@@ -9,7 +9,7 @@
  * says so. One pick per animation frame at most, whatever the mouse does; a camera that moves
  * under a still pointer picks again.
  */
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import { formatValue } from '../../../core/wire/format-value.ts';
 import { NO_UNIT } from '../../../core/wire/round-length.ts';
 import type { Stage } from '../../stage/stage.ts';
@@ -63,18 +63,8 @@ export function attachValueReadout(
   const element = h(
     'div',
     { class: 'value-readout' },
-    h(
-      'div',
-      { class: 'slice-row', title: 'What is under the cursor: the voxel and its value, a label, a surface' },
-      h('span', { class: 'slice-axis' }, 'value'),
-      text,
-    ),
-    h(
-      'div',
-      { class: 'slice-row', title: 'Where that is, in the physical units of its layer (a voxel’s centre)' },
-      h('span', { class: 'slice-axis' }, 'at'),
-      position,
-    ),
+    toolRow('div', 'value', 'What is under the cursor: the voxel and its value, a label, a surface', text),
+    toolRow('div', 'at', 'Where that is, in the physical units of its layer (a voxel’s centre)', position),
   );
   let pending: PointerEvent | null = null;
   let frame = 0;

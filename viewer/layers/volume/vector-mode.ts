@@ -5,7 +5,7 @@
  * blue). Each mode is the `c` a step is fetched with. The choice is this page's own: a room's
  * layer has no field for it.
  */
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import type { StepChannel } from '../../time/step-cache.ts';
 
 const COMPONENTS = ['x', 'y', 'z'];
@@ -22,5 +22,5 @@ export function createVectorMode(initial: StepChannel, picked: (c: StepChannel) 
   select.addEventListener('change', () =>
     picked(select.value === 'magnitude' || select.value === 'rgb' ? select.value : Number(select.value)),
   );
-  return h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'show'), select);
+  return toolRow('label', 'show', null, select);
 }

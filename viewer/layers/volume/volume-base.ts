@@ -8,7 +8,7 @@
  */
 import * as THREE from 'three';
 import { DEFAULT_VOLUME_MODE, VOLUME_BOX_COLOUR } from '../../../core/wire/layer-defaults.ts';
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import { applyObjectLook } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
@@ -136,7 +136,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     frame,
     planes,
     title,
-    viewRow: h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), viewPicker),
+    viewRow: toolRow('label', 'view', null, viewPicker),
     mode: () => mode,
     setMode,
     applyLook(next) {

@@ -13,7 +13,7 @@ import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import { DEFAULT_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import type { LayerDisplay } from '../../../core/wire/scene-types.ts';
 import type { RoomView } from '../../../core/wire/room-types.ts';
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
 import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
@@ -52,7 +52,7 @@ function sliderRow(axis: string, title: string, range: SliderRange, shown: strin
   const value = h('output', { class: 'slice-value' }, shown);
   const label = axis === 'floor' ? 'transparency floor' : axis;
   const input = h('input', { type: 'range', class: 'slider', ...range, 'aria-label': label, 'data-axis': axis });
-  const row = h('label', { class: 'slice-row', title }, h('span', { class: 'slice-axis' }, axis), input, value);
+  const row = toolRow('label', axis, title, input, value);
   return { row, input, value };
 }
 
