@@ -100,11 +100,9 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
   const content: VolumeContent = {
     object: base.frame.outer,
     panel,
-    applyView(view) {
-      if (view.mode === 'slices' || view.mode === 'volume') base.setMode(view.mode);
-    },
+    applyView: (view) => base.setMode(view.mode),
     applyDisplay(display) {
-      if (display.mode === 'slices' || display.mode === 'volume') base.setMode(display.mode);
+      base.setMode(display.mode);
       if (JSON.stringify(display.labels ?? {}) !== JSON.stringify(sources.labels)) recolour(display.labels);
     },
     applyLook: base.applyLook,
@@ -116,9 +114,7 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
       return { ...hit, voxel: { x, y, z, value: id }, label: { id, name: nameOf(id) } };
     },
     attach: base.attach,
-    dispose() {
-      base.dispose();
-    },
+    dispose: base.dispose,
   };
   return content;
 }

@@ -53,12 +53,8 @@ export function createChannelStack(channels: StackChannel[], stage: VolumeStage)
   const content: VolumeContent = {
     object: frame.outer,
     panel,
-    applyView(view) {
-      if (view.mode === 'slices' || view.mode === 'volume') base.setMode(view.mode);
-    },
-    applyDisplay(display) {
-      if (display.mode === 'slices' || display.mode === 'volume') base.setMode(display.mode);
-    },
+    applyView: (view) => base.setMode(view.mode),
+    applyDisplay: (display) => base.setMode(display.mode),
     applyLook: base.applyLook,
     pick(ray, kept) {
       const hit = base.pick(ray, kept);

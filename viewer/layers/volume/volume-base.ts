@@ -54,7 +54,8 @@ export interface VolumeBase {
   /** The view picker's row (`select[data-axis=view]`). */
   viewRow: HTMLElement;
   mode(): VolumeMode;
-  setMode(mode: VolumeMode): void;
+  /** Shows view `mode` (a name that is no view is passed over). */
+  setMode(mode: string | undefined): void;
   applyLook(look: LayerLook): void;
   /** The nearest voxel under `ray` on a slice (pickedOnSlice), or the first seen sample when ray marched. */
   pick(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null;
@@ -84,8 +85,8 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
   const titleOf = (m: VolumeMode): string => (options.title ? `${options.title}: ${m}` : m === 'volume' ? 'Volume' : 'Slices');
   title.textContent = titleOf(mode);
 
-  const setMode = (next: VolumeMode): void => {
-    if (next === 'volume' && !fits) return;
+  const setMode = (next: string | undefined): void => {
+    if ((next !== 'slices' && next !== 'volume') || (next === 'volume' && !fits)) return;
     mode = next;
     viewPicker.value = next;
     if (next === 'volume' && !marched) {
@@ -99,7 +100,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     options.changed();
   };
   viewPicker.addEventListener('change', () => {
-    setMode(viewPicker.value as VolumeMode);
+    setMode(viewPicker.value);
     options.picked(mode);
   });
 

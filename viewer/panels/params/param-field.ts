@@ -23,8 +23,6 @@ import { numberFieldChars, sliderScale } from './slider-scale.ts';
 import { inputKindOf } from '../../../core/wire/input-schema.ts';
 import { createInputField } from './input-field.ts';
 
-/** A rendered field. */
-
 function formatNumber(value: unknown): string {
   return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '';
 }
@@ -175,8 +173,7 @@ function rangeText(prop: ParameterProperty): string {
   if (prop.type !== 'integer' && prop.type !== 'number') return '';
   const low = typeof prop.minimum === 'number' ? `≥ ${prop.minimum}` : '';
   const high = typeof prop.maximum === 'number' ? `≤ ${prop.maximum}` : '';
-  const bounds = [low, high];
-  return bounds.filter(Boolean).join(', ');
+  return [low, high].filter(Boolean).join(', ');
 }
 
 /** Builds the control for `name`. */
