@@ -7,17 +7,16 @@
  */
 import type { VitrineClient } from '../core/client/client.ts';
 import type { SpecimenData } from '../core/wire/decoded-types.ts';
-import type { DeliveryQuery, SpecimenMetadata } from '../core/wire/wire-types.ts';
+import type { DeliveryQuery } from '../core/wire/wire-types.ts';
 import { loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import type { Layout } from './layout.ts';
 import type { JobView } from './panels/job-view.ts';
 import type { ParamPanel } from './panels/params/param-panel.ts';
 import { showFailure } from './panels/request-failure.ts';
 import type { StatsView } from './stage/stats-view.ts';
-import type { RequestContext } from './room/latest-request.ts';
 import type { AdoptedBlob } from './room/room-blob.ts';
 import type { RoomSubject } from './room/room-follower.ts';
-import { subjectPlan } from './room/subject-plan.ts';
+import { subjectPlan, type SubjectAsk } from './room/subject-plan.ts';
 import type { ViewerRoom } from './room/viewer-room.ts';
 import { showOnStage } from './show-on-stage.ts';
 import type { Stage } from './stage/stage.ts';
@@ -47,15 +46,10 @@ export interface SubjectRunParts {
   retry(): void;
 }
 
-/** The subject `meta` with `params` in `room`, shown on the stage while `context` is the newest request. */
-export async function runSubject(
-  parts: SubjectRunParts,
-  context: RequestContext,
-  meta: SpecimenMetadata,
-  params: Record<string, unknown> | undefined,
-  room: string,
-): Promise<void> {
+/** The subject `ask` names, shown on the stage while it is the newest request. */
+export async function runSubject(parts: SubjectRunParts, ask: SubjectAsk): Promise<void> {
   const { job, overlay, layout } = parts;
+  const { context, meta, params } = ask;
   const follower = parts.rooms.follower;
   const started = performance.now();
   // The page's first picture waits for this subject's first showing on the stage.
@@ -71,15 +65,12 @@ export async function runSubject(
         ...parts,
         follower,
         cached: () => (cached = true),
-        show: (data, refined, levels) => showSubject(parts, data, context, meta, params, room, refined, levels).finally(pictured),
+        show: (data, refined, levels) => showSubject(parts, data, ask, refined, levels).finally(pictured),
         surfacesOnly: () => parts.rooms.scene?.activeSurfaces() === true,
         answeredBy: (id) => id && context.isCurrent() && (layout.dataLink.dataset.resultId = id),
         refining: (on) => showRefineNote(parts.refine, layout.stagePane, on),
       },
-      context,
-      meta,
-      params,
-      room,
+      ask,
     );
     await loadCoarseFirst(plan.type, plan.fine, plan.steps);
     if (!context.isCurrent()) return;
@@ -96,17 +87,9 @@ export async function runSubject(
 }
 
 /** One answer on the stage; a volume with time or channels fetches its other steps with the same values. */
-function showSubject(
-  parts: SubjectRunParts,
-  data: SpecimenData,
-  context: RequestContext,
-  meta: SpecimenMetadata,
-  params: Record<string, unknown> | undefined,
-  room: string,
-  refined: boolean,
-  levels?: LodSource,
-): Promise<void> {
+function showSubject(parts: SubjectRunParts, data: SpecimenData, ask: SubjectAsk, refined: boolean, levels?: LodSource): Promise<void> {
   const { client, isFunction } = parts;
+  const { context, meta, params, room } = ask;
   const thumbnailUrl = isFunction ? null : client.thumbnailUrl(meta.id);
   const steps = isFunction
     ? undefined

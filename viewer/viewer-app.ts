@@ -293,6 +293,6 @@ export class ViewerApp {
       webglProblem: this.#webglProblem,
     };
     const asks = { isFunction: this.#isFunction, shown: () => this.#shown(), retry: () => this.#request(0) };
-    return runSubject({ ...views, ...scene, ...asks }, context, meta, params, room);
+    return runSubject({ ...views, ...scene, ...asks }, { context, meta, params, room });
   }
 }

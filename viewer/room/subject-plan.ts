@@ -48,15 +48,21 @@ export interface SubjectPlanDeps {
   refining(on: boolean): void;
 }
 
+/** One request of the page's subject: `meta` with `params` in `room`, shown while `context` is the newest request. */
+export interface SubjectAsk {
+  context: RequestContext;
+  meta: SpecimenMetadata;
+  params: Record<string, unknown> | undefined;
+  room: string;
+}
+
 /** The type coarse-first refines, the full delivery, and the steps, for one request of the page's subject. */
 export function subjectPlan(
   deps: SubjectPlanDeps,
-  context: RequestContext,
-  meta: SpecimenMetadata,
-  params: Record<string, unknown> | undefined,
-  room: string,
+  ask: SubjectAsk,
 ): { type: string; fine: DeliveryQuery | undefined; steps: CoarseFirstSteps } {
   const { client, vr } = deps;
+  const { context, meta, params, room } = ask;
   // A static file the host cannot shape takes no delivery options: it is fetched as it is, once.
   const shapedStatic = !deps.isFunction && hostShapesStatic(meta);
   const asIs = !deps.isFunction && !meta.is_dynamic && !shapedStatic;
