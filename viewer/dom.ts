@@ -30,6 +30,11 @@ export function toolRow(tag: 'label' | 'div', name: string, title: string | null
   return h(tag, { class: 'slice-row', title }, h('span', { class: 'slice-axis' }, name), ...controls);
 }
 
+/** A small quiet button (`button ghost small`): `title` says what it does, `testid` names it for tests. */
+export function smallButton(label: string, title: string, testid: string, onclick?: () => void): HTMLButtonElement {
+  return h('button', { class: 'button ghost small', type: 'button', title, 'data-testid': testid, onclick }, label);
+}
+
 /** Appends children, skipping empty ones. */
 export function append(parent: Node, children: Child[]): void {
   for (const child of children) {

@@ -4,7 +4,7 @@
  * what the stage's buttons (reset camera, save picture), the parameters' Reset button and the
  * room field do.
  */
-import { h } from './dom.ts';
+import { h, smallButton } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { pictureName, savePicture } from './panels/save-picture.ts';
 
@@ -42,15 +42,10 @@ export interface ControlActions {
   setRoom(room: string): void;
 }
 
-/** One of the small buttons over the stage. */
-function stageButton(label: string, title: string, testid: string, onclick: () => void): HTMLButtonElement {
-  return h('button', { class: 'button ghost small', type: 'button', title, 'data-testid': testid, onclick }, label);
-}
-
 /** Save picture; a failure shows on the button itself for a moment, with why in its tooltip. */
 function savePictureButton(actions: ControlActions): HTMLElement {
   const title = 'Download what the stage shows as a PNG';
-  const save = stageButton('Save picture', title, 'save-picture', () => {
+  const save = smallButton('Save picture', title, 'save-picture', () => {
     const { canvas, subject, room } = actions.picture();
     savePicture(canvas, pictureName(subject, room)).catch((error: unknown) => {
       save.textContent = 'Not saved';
@@ -67,7 +62,7 @@ export function wireControls(layout: Layout, actions: ControlActions): void {
     h(
       'div',
       { class: 'stage-actions' },
-      stageButton('Reset camera', 'Frame the specimen again', 'reset-camera', () => actions.resetCamera()),
+      smallButton('Reset camera', 'Frame the specimen again', 'reset-camera', () => actions.resetCamera()),
       savePictureButton(actions),
     ),
   );

@@ -7,23 +7,14 @@
  * room's scene.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
-import { h } from '../dom.ts';
+import { h, smallButton } from '../dom.ts';
 import { describeError } from './request-failure.ts';
 
 /** The two buttons, the link to the last file downloaded, and what went wrong, for the room `room()` names. */
 export function sessionControls(client: VitrineClient, room: () => string): HTMLElement {
   const status = h('span', { class: 'session-status', 'data-testid': 'session-status' });
   const link = h('a', { class: 'link session-link', 'data-testid': 'session-link', hidden: true });
-  const download = h(
-    'button',
-    {
-      type: 'button',
-      class: 'button ghost small',
-      'data-testid': 'download-session',
-      title: 'Save the room (layers, view, marks, results) as one .vitrine file',
-    },
-    'Download session',
-  );
+  const download = smallButton('Download session', 'Save the room (layers, view, marks, results) as one .vitrine file', 'download-session');
   download.addEventListener('click', () => {
     download.disabled = true;
     status.textContent = '';
@@ -41,16 +32,7 @@ export function sessionControls(client: VitrineClient, room: () => string): HTML
       .finally(() => (download.disabled = false));
   });
   const picker = h('input', { type: 'file', accept: '.vitrine,application/x-tar', hidden: true, 'data-testid': 'session-file' });
-  const open = h(
-    'button',
-    {
-      type: 'button',
-      class: 'button ghost small',
-      'data-testid': 'open-session',
-      title: 'Open a .vitrine file saved here or on another host',
-    },
-    'Open session',
-  );
+  const open = smallButton('Open session', 'Open a .vitrine file saved here or on another host', 'open-session');
   open.addEventListener('click', () => picker.click());
   picker.addEventListener('change', () => {
     const file = picker.files?.[0];

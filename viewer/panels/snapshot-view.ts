@@ -8,22 +8,13 @@
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { Snapshot } from '../../core/wire/snapshot-types.ts';
-import { h, replaceChildren } from '../dom.ts';
+import { h, replaceChildren, smallButton } from '../dom.ts';
 import { describeError } from './request-failure.ts';
 
 /** The "Snapshot" button and the link it shows (to the snapshot, in the room it was taken in). */
 export function snapshotControl(client: VitrineClient, room: () => string): HTMLElement {
   const link = h('a', { class: 'link snapshot-link', target: '_blank', rel: 'noopener', 'data-testid': 'snapshot-link', hidden: true });
-  const button = h(
-    'button',
-    {
-      type: 'button',
-      class: 'button ghost small',
-      'data-testid': 'snapshot',
-      title: 'Keep the room as it is now (layers, view, results) and get a link to it',
-    },
-    'Snapshot',
-  );
+  const button = smallButton('Snapshot', 'Keep the room as it is now (layers, view, results) and get a link to it', 'snapshot');
   button.addEventListener('click', () => {
     button.disabled = true;
     client

@@ -7,7 +7,7 @@
  */
 import type { LayerSource } from '../../core/wire/scene-types.ts';
 import type { CatalogEntry, FunctionInfo } from '../../core/wire/wire-types.ts';
-import { h, replaceChildren } from '../dom.ts';
+import { h, replaceChildren, smallButton } from '../dom.ts';
 import { servedVersions, versionOffers } from './version-offers.ts';
 import { LayerRow, type LayerRowActions, type LayerRowState } from './layer-row.ts';
 
@@ -42,17 +42,8 @@ export class LayerList {
       { type: 'button', class: 'button small', 'data-testid': 'add-layer', onclick: () => this.#addPicked() },
       'Add',
     );
-    const addCurrent = h(
-      'button',
-      {
-        type: 'button',
-        class: 'button ghost small',
-        'data-testid': 'add-current-layer',
-        title: 'Add what the page shows now, with its parameters, as a layer',
-        onclick: () => actions.addCurrent(),
-      },
-      'Add current',
-    );
+    const addTitle = 'Add what the page shows now, with its parameters, as a layer';
+    const addCurrent = smallButton('Add current', addTitle, 'add-current-layer', () => actions.addCurrent());
     this.#addForm = h('div', { class: 'layer-add' }, this.#picker, addButton, addCurrent);
     this.#head = h('div', { class: 'section-head' }, h('h3', {}, 'Layers'));
     this.element = h('section', { class: 'section layers', 'data-testid': 'layers' }, this.#head, this.#list, this.#note, this.#addForm);

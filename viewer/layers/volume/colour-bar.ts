@@ -6,7 +6,7 @@
  * goes back to the window read from the histogram. Values outside the window take the end
  * colours. It only reports changes; the owner recolours.
  */
-import { h, toolRow } from '../../dom.ts';
+import { h, smallButton, toolRow } from '../../dom.ts';
 import { formatValue } from '../../../core/wire/format-value.ts';
 import type { RoomView } from '../../../core/wire/room-types.ts';
 import { COLORMAPS, colormapCss } from './colormaps.ts';
@@ -75,11 +75,7 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     'aria-label': 'window width',
     'data-testid': 'width',
   });
-  const auto = h(
-    'button',
-    { class: 'button ghost small', type: 'button', title: 'Back to the window read from the histogram', 'data-testid': 'window-auto' },
-    'Auto',
-  );
+  const auto = smallButton('Auto', 'Back to the window read from the histogram', 'window-auto');
 
   const show = (): void => {
     gradient.style.background = colormapCss(state.map);
