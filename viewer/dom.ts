@@ -35,6 +35,12 @@ export function smallButton(label: string, title: string, testid: string, onclic
   return h('button', { class: 'button ghost small', type: 'button', title, 'data-testid': testid, onclick }, label);
 }
 
+/** A small button showing a symbol: `title` names it (for the pointer and for a screen reader), `control` for tests. */
+export function iconButton(label: string, title: string, control: string, onclick: () => void): HTMLButtonElement {
+  const attrs = { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick };
+  return h('button', attrs, label);
+}
+
 /** Appends children, skipping empty ones. */
 export function append(parent: Node, children: Child[]): void {
   for (const child of children) {

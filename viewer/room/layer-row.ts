@@ -8,7 +8,7 @@
  * dragged is never rebuilt under the pointer; it only reports what the user does.
  */
 import type { LayerDisplay, LayerKind, LayerSource, LayerStale } from '../../core/wire/scene-types.ts';
-import { h, toolRow } from '../dom.ts';
+import { h, iconButton, toolRow } from '../dom.ts';
 import { COLORMAPS } from '../layers/volume/colormaps.ts';
 import type { LayerMade } from './layer-made.ts';
 import type { VersionOffer } from './version-offers.ts';
@@ -117,16 +117,10 @@ export class LayerRow {
     for (const name of COLORMAPS) this.#colormap.appendChild(h('option', { value: name }, name));
     this.#colormap.addEventListener('change', () => actions.change(id, { colormap: this.#colormap.value }, 'commit'));
     this.#colormapRow = toolRow('label', 'map', null, this.#colormap);
-    const button = (label: string, title: string, control: string, onclick: () => void): HTMLButtonElement =>
-      h(
-        'button',
-        { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick },
-        label,
-      );
     this.#buttons = [
-      button('↑', 'Move up (drawn over the layer above)', 'up', () => actions.move(id, 1)),
-      button('↓', 'Move down', 'down', () => actions.move(id, -1)),
-      button('✕', 'Remove the layer from the room', 'remove', () => actions.remove(id)),
+      iconButton('↑', 'Move up (drawn over the layer above)', 'up', () => actions.move(id, 1)),
+      iconButton('↓', 'Move down', 'down', () => actions.move(id, -1)),
+      iconButton('✕', 'Remove the layer from the room', 'remove', () => actions.remove(id)),
     ];
     this.element = h(
       'li',

@@ -6,7 +6,7 @@
  * stepped volume decides what is drawn and tells it back with `show`. The VR panel works the
  * same controls (a step, play or pause, a seek there is one here), so both go one way to the room.
  */
-import { h, toolRow } from '../dom.ts';
+import { h, iconButton, toolRow } from '../dom.ts';
 
 export interface TimeControlsActions {
   /** Go to step `t` (`drag` while the slider moves, `commit` when let go or stepped). */
@@ -62,13 +62,7 @@ export class TimeControls {
     });
     this.#slider.addEventListener('input', () => actions.seek(Number(this.#slider.value), 'drag'));
     this.#slider.addEventListener('change', () => actions.seek(Number(this.#slider.value), 'commit'));
-    const button = (label: string, title: string, control: string, onclick: () => void): HTMLButtonElement =>
-      h(
-        'button',
-        { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick },
-        label,
-      );
-    this.#play = button('▶', 'Play', 'play', () => this.togglePlay());
+    this.#play = iconButton('▶', 'Play', 'play', () => this.togglePlay());
     this.#rate = h('input', {
       type: 'number',
       class: 'num step-rate',
@@ -88,9 +82,9 @@ export class TimeControls {
       h(
         'div',
         { class: 'slice-row' },
-        button('«', 'Step back', 'step-back', () => this.stepBy(-1)),
+        iconButton('«', 'Step back', 'step-back', () => this.stepBy(-1)),
         this.#play,
-        button('»', 'Step forward', 'step-forward', () => this.stepBy(1)),
+        iconButton('»', 'Step forward', 'step-forward', () => this.stepBy(1)),
         this.#rate,
         h('span', { class: 'slice-axis' }, 'steps/s'),
       ),
