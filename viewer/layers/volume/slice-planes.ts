@@ -17,8 +17,6 @@ export type PixelFn = (x: number, y: number, z: number, out: Uint8Array, o: numb
 
 export interface SlicePlanes {
   meshes: Record<Axis, THREE.Mesh>;
-  materials: THREE.MeshBasicMaterial[];
-  index: Record<Axis, number>;
   /** One slider row per axis (`input[data-axis=x|y|z]`). */
   rows: HTMLElement[];
   /** Fills every slice again (the colours changed). */
@@ -63,27 +61,24 @@ function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, 
   return { texture, mesh, pixels };
 }
 
-/** A slider's row, its input and the number shown beside it. */
-interface SliderParts {
+/** A slider of a volume's panel: its row (named `axis`), its input (`label` to a screen reader) and the number beside it. */
+export interface SliderRow {
   row: HTMLElement;
   input: HTMLInputElement;
   value: HTMLOutputElement;
 }
 
-/** The slider row of one axis, at voxel `at` of `count`. */
-function sliceSlider(axis: Axis, count: number, at: number): SliderParts {
-  const value = h('output', { class: 'slice-value' }, `${at}`);
-  const input = h('input', {
-    type: 'range',
-    class: 'slider',
-    min: 0,
-    max: Math.max(0, count - 1),
-    step: 1,
-    value: at,
-    'aria-label': `${axis} slice`,
-    'data-axis': axis,
-  });
-  return { row: toolRow('label', axis, null, input, value), input, value };
+/** A slider row over `range`, showing `shown` beside the slider. */
+export function sliderRow(
+  axis: string,
+  label: string,
+  title: string | null,
+  range: { min: number; max: number; step: number; value: number },
+  shown: string,
+): SliderRow {
+  const value = h('output', { class: 'slice-value' }, shown);
+  const input = h('input', { type: 'range', class: 'slider', ...range, 'aria-label': label, 'data-axis': axis });
+  return { row: toolRow('label', axis, title, input, value), input, value };
 }
 
 export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: SlicePlaneOptions): SlicePlanes {
@@ -97,7 +92,6 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   // Texture size per axis: the plane normal to x shows (z, y), to y shows (x, z), to z shows (x, y).
   const texSize: Record<Axis, [number, number]> = { x: [count.z, count.y], y: [count.x, count.z], z: [count.x, count.y] };
   const planes = {} as Record<Axis, SlicePlane>;
-  const materials: THREE.MeshBasicMaterial[] = [];
 
   const fill = (axis: Axis): void => {
     const { texture, pixels } = planes[axis];
@@ -121,7 +115,6 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
 
   for (const axis of AXES) {
     const plane = slicePlane(axis, texSize[axis], frame, options.alphaTest);
-    materials.push(plane.mesh.material as THREE.MeshBasicMaterial);
     planes[axis] = plane;
     fill(axis);
     place(axis);
@@ -136,7 +129,8 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   };
   const outputs = {} as Record<Axis, { input: HTMLInputElement; value: HTMLOutputElement }>;
   const rows = AXES.map((axis) => {
-    const { row, input, value } = sliceSlider(axis, count[axis], index[axis]);
+    const range = { min: 0, max: Math.max(0, count[axis] - 1), step: 1, value: index[axis] };
+    const { row, input, value } = sliderRow(axis, `${axis} slice`, null, range, `${index[axis]}`);
     outputs[axis] = { input, value };
     input.addEventListener('input', () => {
       index[axis] = Number(input.value);
@@ -178,8 +172,6 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
 
   const self: SlicePlanes = {
     meshes: { x: planes.x.mesh, y: planes.y.mesh, z: planes.z.mesh },
-    materials,
-    index,
     rows,
     refill: () => AXES.forEach(fill),
     setShown(on) {

@@ -13,12 +13,13 @@ import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import { DEFAULT_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import type { LayerDisplay } from '../../../core/wire/scene-types.ts';
 import type { RoomView } from '../../../core/wire/room-types.ts';
-import { h, toolRow } from '../../dom.ts';
+import { h } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
 import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
 import type { ContentHit, LayerLook, StageContent } from '../../stage/stage-content.ts';
+import { sliderRow, type SliderRow } from './slice-planes.ts';
 import { createVolumeBase, type VolumeBase } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
 import { densityOf, isVolumeOpacity, VOLUME_OPACITY_DEFAULT } from './volume-opacity.ts';
@@ -37,23 +38,6 @@ export interface VolumeStage {
   depth: SceneDepthUniforms;
   /** Something changed the picture: draw again. */
   changed(): void;
-}
-
-/** A 0..1 slider row of the panel: its input, the number beside it, and the row. */
-interface SliderRow {
-  row: HTMLElement;
-  input: HTMLInputElement;
-  value: HTMLElement;
-}
-
-type SliderRange = { min: number; max: number; step: number; value: number };
-
-function sliderRow(axis: string, title: string, range: SliderRange, shown: string): SliderRow {
-  const value = h('output', { class: 'slice-value' }, shown);
-  const label = axis === 'floor' ? 'transparency floor' : axis;
-  const input = h('input', { type: 'range', class: 'slider', ...range, 'aria-label': label, 'data-axis': axis });
-  const row = toolRow('label', axis, title, input, value);
-  return { row, input, value };
 }
 
 /** A floor's share of the colour map, as the panel shows it. */
@@ -172,7 +156,7 @@ class VolumeSlices implements VolumeContent {
 
   #createOpacityRow(): SliderRow {
     const title = "How opaque the volume is: the room's view opacity, shared while following";
-    const row = sliderRow('opacity', title, { min: 0, max: 1, step: 0.01, value: this.#opacity }, this.#opacity.toFixed(2));
+    const row = sliderRow('opacity', 'opacity', title, { min: 0, max: 1, step: 0.01, value: this.#opacity }, this.#opacity.toFixed(2));
     row.value.dataset.testid = 'volume-opacity';
     row.input.addEventListener('input', () => {
       this.#setOpacity(Number(row.input.value));
@@ -184,7 +168,8 @@ class VolumeSlices implements VolumeContent {
 
   #createFloorRow(): HTMLElement {
     const title = 'Values below this share of the range are transparent';
-    const { row, input, value } = sliderRow('floor', title, { min: 0, max: 255, step: 1, value: this.#floor }, floorShown(this.#floor));
+    const range = { min: 0, max: 255, step: 1, value: this.#floor };
+    const { row, input, value } = sliderRow('floor', 'transparency floor', title, range, floorShown(this.#floor));
     input.addEventListener('input', () => {
       this.#floor = Number(input.value);
       value.textContent = floorShown(this.#floor);
