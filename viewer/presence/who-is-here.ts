@@ -41,11 +41,6 @@ export class WhoIsHere {
     return [...this.#peers.values()].map((peer) => `${peer.name} (${peer.kind})`);
   }
 
-  /** Peer `id`, when here. */
-  peer(id: string): RoomPeer | undefined {
-    return this.#peers.get(id);
-  }
-
   /** Which peer this page is (it gets no Follow button); null while not known. */
   setSelf(id: string | null): void {
     this.#self = id;

@@ -73,10 +73,6 @@ export class StageOverlay {
     );
   }
 
-  get kind(): OverlayKind {
-    return (this.element.dataset.kind ?? 'none') as OverlayKind;
-  }
-
   #set(kind: OverlayKind, content?: HTMLElement): void {
     this.element.dataset.kind = kind;
     replaceChildren(this.element, content ?? null);
