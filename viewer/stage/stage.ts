@@ -42,12 +42,13 @@ export const ENTRY_LAYER = 'entry';
 
 export class Stage {
   readonly canvas: HTMLCanvasElement;
-  readonly #renderer: THREE.WebGLRenderer;
-  readonly #scene = new THREE.Scene();
+  /** The renderer and scene, for the VR mode (xr/vr-mode.ts) too. */
+  readonly renderer: THREE.WebGLRenderer;
+  readonly scene = new THREE.Scene();
   readonly view: StageCamera;
   readonly #grid: THREE.GridHelper;
   /** Every layer hangs from it; identity on the page, placed in the room in VR (xr/). */
-  readonly #contentRoot = new THREE.Group();
+  readonly contentRoot = new THREE.Group();
   readonly layers: StageLayers;
   /** The point every volume's slices pass through. */
   readonly slices: SliceLink;
@@ -70,43 +71,43 @@ export class Stage {
     if (!webglAvailable()) throw new WebGLUnavailableError('WebGL is disabled or unsupported');
     try {
       // preserveDrawingBuffer keeps the last frame readable (screenshots, "save image").
-      this.#renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+      this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     } catch (error) {
       throw new WebGLUnavailableError(error instanceof Error ? error.message : String(error));
     }
-    this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-    this.#renderer.outputColorSpace = THREE.SRGBColorSpace;
-    this.#renderer.toneMapping = THREE.ACESFilmicToneMapping;
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
+    this.renderer.toneMapping = THREE.ACESFilmicToneMapping;
     // Layers' clip planes are set on their materials.
-    this.#renderer.localClippingEnabled = true;
-    this.canvas = this.#renderer.domElement;
+    this.renderer.localClippingEnabled = true;
+    this.canvas = this.renderer.domElement;
     this.canvas.classList.add('stage-canvas');
     host.appendChild(this.canvas);
 
-    this.#scene.background = new THREE.Color(0x0b0f15);
-    this.#scene.add(new THREE.HemisphereLight(0xdfefff, 0x202634, 1.1));
+    this.scene.background = new THREE.Color(0x0b0f15);
+    this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x202634, 1.1));
     const key = new THREE.DirectionalLight(0xffffff, 2.6);
     key.position.set(3, 5, 4);
-    this.#scene.add(key);
+    this.scene.add(key);
     const rim = new THREE.DirectionalLight(0x6aa8ff, 0.9);
     rim.position.set(-4, 2, -3);
-    this.#scene.add(rim);
+    this.scene.add(rim);
     this.#grid = new THREE.GridHelper(10, 20, 0x2a3442, 0x18202b);
-    this.#scene.add(this.#grid, this.#contentRoot);
-    this.#renderer.xr.enabled = true;
+    this.scene.add(this.#grid, this.contentRoot);
+    this.renderer.xr.enabled = true;
 
     this.view = new StageCamera(this.canvas, () => this.invalidate());
     this.view.onMoved(() => (this.#cameraTaken = true));
-    this.layers = new StageLayers(this.#contentRoot, (change) => this.#layersChanged(change));
-    this.slices = new SliceLink(this.#contentRoot);
+    this.layers = new StageLayers(this.contentRoot, (change) => this.#layersChanged(change));
+    this.slices = new SliceLink(this.contentRoot);
 
     new ResizeObserver(() => this.#resize(host)).observe(host);
     this.#resize(host);
     // A VR session draws every frame from its own frame loop, whether or not the page was asking
     // for frames: only the session's loop is given the callback (the renderer's setAnimationLoop
     // would start the page's loop beside it); the page's loop takes over again when it ends.
-    this.#renderer.xr.addEventListener('sessionstart', () => this.#keepLooping(() => this.#renderer.xr.setAnimationLoop(this.#loop)));
-    this.#renderer.xr.addEventListener('sessionend', () => this.#keepLooping(() => this.#renderer.setAnimationLoop(this.#loop)));
+    this.renderer.xr.addEventListener('sessionstart', () => this.#keepLooping(() => this.renderer.xr.setAnimationLoop(this.#loop)));
+    this.renderer.xr.addEventListener('sessionend', () => this.#keepLooping(() => this.renderer.setAnimationLoop(this.#loop)));
     this.invalidate();
     // Readable from outside (tests): when the first picture was drawn, in the page's ms.
     void this.firstPicture.drawn.then(() => (this.canvas.dataset.firstPicture = String(performance.now())));
@@ -155,19 +156,6 @@ export class Stage {
     this.invalidate();
   }
 
-  /** The renderer, scene and content root, for the VR mode (xr/vr-mode.ts). */
-  get renderer(): THREE.WebGLRenderer {
-    return this.#renderer;
-  }
-
-  get scene(): THREE.Scene {
-    return this.#scene;
-  }
-
-  get contentRoot(): THREE.Group {
-    return this.#contentRoot;
-  }
-
   /** Calls `fn` before each frame is drawn (every frame while a VR session runs); returns the unsubscribe. */
   onBeforeFrame(fn: (frame: XRFrame | undefined) => void): () => void {
     this.#beforeFrame.add(fn);
@@ -181,7 +169,7 @@ export class Stage {
 
   /** Moves the camera to a room's camera (not while a VR session runs: the headset leads then). */
   setCameraView(view: RoomCamera): void {
-    if (this.#renderer.xr.isPresenting || !this.view.setView(view)) return;
+    if (this.renderer.xr.isPresenting || !this.view.setView(view)) return;
     this.#cameraTaken = true;
     // Where a room put the camera, readable from outside (tests, styles).
     this.canvas.dataset.roomCamera = JSON.stringify(this.view.view());
@@ -201,13 +189,13 @@ export class Stage {
 
   /** What is seen first along a world-space ray (a controller's in VR), or null. */
   pickRay(ray: THREE.Raycaster): StagePick | null {
-    return pickLayers(this.layers.list(), ray, this.#contentRoot);
+    return pickLayers(this.layers.list(), ray, this.contentRoot);
   }
 
   /** Asks for a new frame (and for frames again, if the page had stopped asking). */
   invalidate(): void {
     this.#dirty = true;
-    if (!this.#looping) this.#keepLooping(() => this.#renderer.setAnimationLoop(this.#loop));
+    if (!this.#looping) this.#keepLooping(() => this.renderer.setAnimationLoop(this.#loop));
   }
 
   /** Marks a frame due and the loop running, set by `start`. */
@@ -229,7 +217,7 @@ export class Stage {
   #resize(host: HTMLElement): void {
     const width = Math.max(1, host.clientWidth);
     const height = Math.max(1, host.clientHeight);
-    this.#renderer.setSize(width, height, false);
+    this.renderer.setSize(width, height, false);
     this.view.resize(width, height);
     this.invalidate();
   }
@@ -237,7 +225,7 @@ export class Stage {
   // The renderer's animation loop is the page's requestAnimationFrame, or the headset's frame
   // loop while a VR session runs (where every frame is drawn: the head always moves).
   #loop = (_time: number, frame?: XRFrame): void => {
-    const presenting = this.#renderer.xr.isPresenting;
+    const presenting = this.renderer.xr.isPresenting;
     // update() applies damping and fires 'change' (→ invalidate) while the camera still moves.
     if (!presenting) this.view.update();
     if (!this.#dirty && !presenting) {
@@ -245,7 +233,7 @@ export class Stage {
       // (invalidate). An idle page woken 60 times a second cost its browser ~9% of a core.
       if (!this.view.moving) {
         this.#looping = false;
-        this.#renderer.setAnimationLoop(null);
+        this.renderer.setAnimationLoop(null);
       }
       return;
     }
@@ -254,8 +242,8 @@ export class Stage {
     this.#grid.visible = !presenting && shown.length > 0 && this.content?.view !== 'front';
     for (const fn of this.#beforeFrame) fn(frame);
     this.layers.updatePlanes();
-    this.depth.render(this.#renderer, this.#scene, this.view.camera, this.#contentRoot);
-    this.#renderer.render(this.#scene, this.view.camera);
+    this.depth.render(this.renderer, this.scene, this.view.camera, this.contentRoot);
+    this.renderer.render(this.scene, this.view.camera);
     this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
     // Readable from outside (tests): the latest showing is on the canvas once this equals data-shows.
     this.canvas.dataset.drawn = String(this.#shows);

@@ -66,19 +66,15 @@ class MarkRow {
 
 export class MarkList {
   readonly element = h('ol', { class: 'mark-list', 'data-testid': 'mark-list' });
-  readonly #empty = h('p', { class: 'mark-note', 'data-testid': 'marks-empty' }, 'No marks in this room yet.');
+  /** Said when the room has no marks. */
+  readonly note = h('p', { class: 'mark-note', 'data-testid': 'marks-empty' }, 'No marks in this room yet.');
   readonly #rows = new Map<string, MarkRow>();
   readonly #actions: MarkListActions;
 
   constructor(actions: MarkListActions) {
     this.#actions = actions;
     // Nothing is said of the room's marks before they are known (its stream may still be connecting).
-    this.#empty.hidden = true;
-  }
-
-  /** Said when the room has no marks. */
-  get note(): HTMLElement {
-    return this.#empty;
+    this.note.hidden = true;
   }
 
   /** Shows `marks` (in id order), each with its measurement's words; `known`: the room's marks have been read. */
@@ -96,6 +92,6 @@ export class MarkList {
       row.element.remove();
       this.#rows.delete(id);
     }
-    this.#empty.hidden = !known || marks.length > 0;
+    this.note.hidden = !known || marks.length > 0;
   }
 }
