@@ -24,10 +24,10 @@ import { DEFAULT_MESH_COLOUR } from '../../core/wire/layer-defaults.ts';
 import * as THREE from 'three';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
-import { createVolumeSlices } from './volume/volume-slices.ts';
+import { VolumeSlices } from './volume/volume-slices.ts';
 import { statsOf, type Stat } from '../stage/stats-view.ts';
 import type { FetchStep } from '../time/step-cache.ts';
-import { createSteppedVolume, isStep } from './volume/stepped-volume.ts';
+import { isStep, SteppedVolume } from './volume/stepped-volume.ts';
 
 export interface Rendered {
   /** null when the data cannot be drawn (an unknown file type). */
@@ -81,8 +81,8 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
             })
           : createLabelsVolume(data, volumeStage)
         : stepped
-          ? createSteppedVolume(data, look.steps!, volumeStage)
-          : createVolumeSlices(data, volumeStage);
+          ? new SteppedVolume(data, look.steps!, volumeStage)
+          : new VolumeSlices(data, volumeStage);
       return { content, panel: content.panel, stats: [] };
     }
     case 'file': {

@@ -9,7 +9,7 @@
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import { createChannelStack, type StackChannel } from './channel-stack.ts';
 import type { ChannelLook } from './channel-volume.ts';
-import { createVolumeSlices, type VolumeContent, type VolumeStage } from './volume-slices.ts';
+import { VolumeSlices, type VolumeContent, type VolumeStage } from './volume-slices.ts';
 
 /** One fetched piece of a step: a channel (or vector mode) and its samples. */
 export interface StepPiece {
@@ -46,7 +46,7 @@ export function createStepContent(pieces: StepPiece[], looks: ((c: number) => Ch
       stage,
     );
   }
-  if (looks === null || typeof only.c !== 'number') return createVolumeSlices(only.data, stage);
+  if (looks === null || typeof only.c !== 'number') return new VolumeSlices(only.data, stage);
   return createChannelStack(
     pieces.map((piece): StackChannel => ({ volume: piece.data, ...looks(piece.c as number) })),
     stage,

@@ -44,8 +44,11 @@ export function isStep(data: VolumeData): boolean {
   return data.step !== undefined && ((data.step.sizes.t ?? 1) > 1 || (data.step.sizes.c ?? 1) > 1);
 }
 
-/** A volume with time or channels on the stage: the step shown, its controls, and the room's word on both. */
-class SteppedVolume implements VolumeContent {
+/**
+ * A volume with time or channels on the stage: the step shown, its controls, and the room's word on both,
+ * starting from `first` (the step the page was given); `fetch` gets any other.
+ */
+export class SteppedVolume implements VolumeContent {
   readonly object = new THREE.Group();
   readonly panel: HTMLElement;
   onViewChange?: (change: RoomView) => void;
@@ -267,9 +270,4 @@ class SteppedVolume implements VolumeContent {
     this.#cache.clear();
     this.#swap(null);
   }
-}
-
-/** The stepped volume starting from `first` (the step the page was given); `fetch` gets any other. */
-export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: VolumeStage): VolumeContent {
-  return new SteppedVolume(first, fetch, stage);
 }

@@ -44,7 +44,7 @@ export interface VolumeStage {
 const floorShown = (floor: number): string => `${Math.round((floor / 255) * 100)}%`;
 
 /** A scalar volume on the stage with its panel: slices or ray marched, its window, map, gamma, floor and opacity. */
-class VolumeSlices implements VolumeContent {
+export class VolumeSlices implements VolumeContent {
   readonly object: VolumeContent['object'];
   readonly panel: HTMLElement;
   onViewChange?: (change: RoomView) => void;
@@ -246,8 +246,4 @@ class VolumeSlices implements VolumeContent {
   dispose(): void {
     this.#base.dispose();
   }
-}
-
-export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): VolumeContent {
-  return new VolumeSlices(volume, stage);
 }
