@@ -155,7 +155,6 @@ export class MarkDrawing {
       depthWrite: false,
       sizeAttenuation: false,
     });
-    material.transparent = true;
     return pixelSized(new THREE.Sprite(material), MARKER_PX);
   }
 
