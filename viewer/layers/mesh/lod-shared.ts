@@ -36,13 +36,9 @@ export function holdSurfaces(
   options: Omit<LodSurfacesOptions, 'levels' | 'list' | 'budget'>,
 ): { surfaces: LodSurfaces; release(): void } {
   const key = `${source.slot}\u0000${source.levels.resultId}`;
-  let entry = held.get(key);
-  if (!entry) {
-    const { levels, list, budget } = source;
-    entry = { surfaces: createLodSurfaces(stage, { ...options, levels, list, budget }), holders: 0 };
-    held.set(key, entry);
-  }
-  const mine = entry;
+  const { levels, list, budget } = source;
+  const mine = held.get(key) ?? { surfaces: createLodSurfaces(stage, { ...options, levels, list, budget }), holders: 0 };
+  held.set(key, mine);
   mine.holders++;
   let released = false;
   return {
