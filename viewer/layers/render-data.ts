@@ -94,11 +94,8 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
       }
       const content = await createFileObject(data, look.meshColour);
       if (!content) return { content: null, stats: [] };
-      const stats: Stat[] = [];
-      if (content.stats.vertices) stats.push({ key: 'vertices', label: 'vertices', value: formatCount(content.stats.vertices) });
-      if (content.stats.triangles) stats.push({ key: 'triangles', label: 'triangles', value: formatCount(content.stats.triangles) });
-      if (content.stats.points) stats.push({ key: 'points', label: 'points', value: formatCount(content.stats.points) });
-      return { content, stats };
+      const counts = (['vertices', 'triangles', 'points'] as const).filter((key) => content.stats[key]);
+      return { content, stats: counts.map((key): Stat => ({ key, label: key, value: formatCount(content.stats[key]) })) };
     }
   }
 }
