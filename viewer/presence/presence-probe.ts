@@ -32,12 +32,8 @@ export interface PresenceProbeState {
 }
 
 /** What the probe reads, as it is at the moment (live-presence.ts gives it). */
-export interface ProbedPresence {
-  self: string | null;
-  socket: SocketState | 'off';
-  sent: number;
+export interface ProbedPresence extends Pick<PresenceProbeState, 'self' | 'socket' | 'sent' | 'following'> {
   camera: THREE.Camera;
-  following: FollowState | null;
   peers: { id: string; name: string; colour: string; avatar: PeerAvatar }[];
 }
 
