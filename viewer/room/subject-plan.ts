@@ -16,22 +16,17 @@ import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types.ts';
 import { answerBytes, type CoarseFirstSteps } from '../coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
-import { jobCallbacks } from './job-callbacks.ts';
+import { jobCallbacks, type JobCallbackViews } from './job-callbacks.ts';
 import { hostShapesStatic } from './static-shaping.ts';
-import type { JobView } from '../panels/job-view.ts';
 import { eitherSignal, type RequestContext } from './latest-request.ts';
 import { viaBlob, type AdoptedBlob } from './room-blob.ts';
 import { levelsOfAnswer } from './level-layers.ts';
 import type { LodSource } from '../layers/mesh/lod-shared.ts';
-import type { RoomFollower, RoomSubject } from './room-follower.ts';
-import type { StageOverlay } from '../stage/stage-overlay.ts';
+import type { RoomSubject } from './room-follower.ts';
 import type { VrMode } from '../xr/vr-mode.ts';
 
-export interface SubjectPlanDeps {
+export interface SubjectPlanDeps extends JobCallbackViews {
   client: VitrineClient;
-  job: JobView;
-  overlay: StageOverlay;
-  follower: RoomFollower;
   vr: VrMode | null;
   adopted: AdoptedBlob;
   /** The subject is a function without a specimen. */
@@ -67,10 +62,9 @@ export function subjectPlan(
   const shapedStatic = !deps.isFunction && hostShapesStatic(meta);
   const asIs = !deps.isFunction && !meta.is_dynamic && !shapedStatic;
   const fine = asIs ? undefined : meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
-  const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
   // A function's job and a specimen's show their start and progress the same way.
   const callbacks = () =>
-    jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
+    jobCallbacks(context, deps, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
   // A peer's entry this page adopts is the room's echo: by its blob URL, unless in VR (a
   // budgeted delivery has no blob of the entry), and any `/data` it still asks says it follows.
   const adopted = deps.adopted.take(deps.shown());
