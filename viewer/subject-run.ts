@@ -9,35 +9,22 @@ import type { VitrineClient } from '../core/client/client.ts';
 import type { SpecimenData } from '../core/wire/decoded-types.ts';
 import type { DeliveryQuery } from '../core/wire/wire-types.ts';
 import { loadCoarseFirst, showRefineNote } from './coarse-first.ts';
-import type { Layout } from './layout.ts';
 import type { JobView } from './panels/job-view.ts';
-import type { ParamPanel } from './panels/params/param-panel.ts';
 import { showFailure } from './panels/request-failure.ts';
-import type { StatsView } from './stage/stats-view.ts';
 import type { AdoptedBlob } from './room/room-blob.ts';
 import type { RoomSubject } from './room/room-follower.ts';
 import { subjectPlan, type SubjectAsk } from './room/subject-plan.ts';
-import type { ViewerRoom } from './room/viewer-room.ts';
-import { showOnStage } from './show-on-stage.ts';
-import type { Stage } from './stage/stage.ts';
-import type { StageOverlay } from './stage/stage-overlay.ts';
+import { showOnStage, type StageParts } from './show-on-stage.ts';
 import type { VrMode } from './xr/vr-mode.ts';
 import type { LodSource } from './layers/mesh/lod-shared.ts';
 
 /** The page's parts one run reads and shows into. */
-export interface SubjectRunParts {
+export interface SubjectRunParts extends Omit<StageParts, 'thumbnailUrl' | 'steps' | 'levels'> {
   client: VitrineClient;
-  layout: Layout;
   job: JobView;
-  overlay: StageOverlay;
-  stats: StatsView;
-  stage: Stage | null;
   vr: VrMode | null;
-  rooms: ViewerRoom;
   adopted: AdoptedBlob;
   refine: HTMLElement;
-  panel: ParamPanel | null;
-  webglProblem: string | null;
   /** The subject is a function without a specimen (run as a job of its own). */
   isFunction: boolean;
   /** What the page shows, as a room entry names it. */
