@@ -10,7 +10,7 @@
 import type OpenAI from 'openai';
 import { loadOnce } from '../../loading/load-once.ts';
 import type { ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
-import { ReplyParts } from './call-parts.ts';
+import { ReplyParts } from './reply-parts.ts';
 import type { Base64 } from './picture-body.ts';
 import { ProviderModel, type ClientOptions, type ProviderSettings } from './provider-model.ts';
 

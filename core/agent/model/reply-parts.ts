@@ -1,5 +1,5 @@
 /**
- * @module call-parts
+ * @module reply-parts
  * A reply put together as a provider streams it: its text handed on piece by piece, its tool calls
  * each by its index, its id and name once, its arguments (JSON) piece by piece, read once the
  * reply has ended. Both providers stream replies this way, in shapes of their own that their
