@@ -6,6 +6,7 @@
  * Every field that cannot be used is dropped with a line in `problems`, never a throw.
  */
 import { isValidSpecimenId } from './specimen-id.ts';
+import { isRecord } from '../annotations/check-annotation.ts';
 
 /** Normalised `specimen.json` fields. Paths are still as written (relative, unchecked). */
 export interface SpecimenMetadata {
@@ -34,10 +35,6 @@ export interface MetadataResult {
 }
 
 type Raw = Record<string, unknown>;
-
-function isObject(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The first of `keys` present (not undefined/null) in `raw`, with the key that held it. */
 function pick(raw: Raw, keys: string[]): [string, unknown] | null {
@@ -113,7 +110,7 @@ export function numberList(value: unknown, what: string, problems: string[]): nu
  */
 export function readSpecimenMetadata(raw: unknown, folderName: string): MetadataResult {
   const problems: string[] = [];
-  if (!isObject(raw)) {
+  if (!isRecord(raw)) {
     return { metadata: null, problems: ['specimen.json must hold a JSON object: specimen skipped'] };
   }
   const givenId = pick(raw, ['id']);
@@ -125,7 +122,7 @@ export function readSpecimenMetadata(raw: unknown, folderName: string): Metadata
   const schemaValue = pick(raw, ['schema']);
   let schema: Record<string, unknown> | null = null;
   if (schemaValue) {
-    if (isObject(schemaValue[1])) schema = schemaValue[1];
+    if (isRecord(schemaValue[1])) schema = schemaValue[1];
     else problems.push(`'schema' must be a JSON object: ignored`);
   }
   const metadata: SpecimenMetadata = {

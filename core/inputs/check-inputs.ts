@@ -19,6 +19,7 @@ import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders }
 import type { InputDeps } from './input-deps.ts';
 import { unreadableStatic } from './static-inputs.ts';
 import { checkSpecimenUse } from '../people/specimen-access.ts';
+import { isRecord } from '../annotations/check-annotation.ts';
 
 /** Checked values, and loaders for their inputs (absent when the function takes none). */
 export interface CheckedInputs {
@@ -32,10 +33,6 @@ interface Checked {
 }
 
 type Schema = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const SHAPE = 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<upload_id>"}';
 
@@ -82,7 +79,7 @@ function identityOf(entry: FunctionEntry, values: Record<string, unknown>): stri
 }
 
 async function checkOne(deps: InputDeps, label: string, type: InputKind, value: unknown, chain: string[]): Promise<Checked> {
-  if (!isPlainObject(value)) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
+  if (!isRecord(value)) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (chain.length > MAX_INPUT_DEPTH) throw createHostError('SPC_ERR_INPUT_TOO_DEEP', label, String(MAX_INPUT_DEPTH));
   if (Object.hasOwn(value, 'upload')) return checkUpload(deps, label, type, value);
   if (Object.hasOwn(value, 'specimen')) return checkSpecimen(deps, label, type, value, chain);
@@ -110,7 +107,7 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
   const { specimen: id, params } = value;
   if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params'))
     throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
-  if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
+  if (params !== undefined && !isRecord(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
   // A specimen published (or replaced) on another host of a service may not be listed here yet.
   const listed = deps.catalog.get(id);
   if (!listed || listed.origin === 'published') await deps.published.refresh();

@@ -13,6 +13,7 @@ import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { inputParameters, MAX_INPUT_DEPTH } from '../inputs/input-types.ts';
 import { StaticInputs } from '../inputs/static-inputs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { isRecord } from '../annotations/check-annotation.ts';
 
 export interface TestInputSources {
   /** The specimens directory static inputs are read from. */
@@ -25,12 +26,8 @@ export interface TestInputSources {
 
 const statics = new StaticInputs();
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 async function resolveOne(label: string, value: unknown, sources: TestInputSources, depth: number): Promise<StoredResult> {
-  if (!isPlainObject(value))
+  if (!isRecord(value))
     throw createHostError('SPC_ERR_INPUT_INVALID', label, 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<file path>"}');
   if (depth > MAX_INPUT_DEPTH) throw createHostError('SPC_ERR_INPUT_TOO_DEEP', label, String(MAX_INPUT_DEPTH));
   if (typeof value.upload === 'string') {
@@ -45,7 +42,7 @@ async function resolveOne(label: string, value: unknown, sources: TestInputSourc
   }
   const id = value.specimen;
   if (typeof id !== 'string') throw createHostError('SPC_ERR_INPUT_INVALID', label, 'must name a specimen or an upload');
-  const params = isPlainObject(value.params) ? value.params : {};
+  const params = isRecord(value.params) ? value.params : {};
   const declared = sources.functionOf(id);
   if (declared) return sources.call(declared, params, depth + 1);
   const record = await findSpecimenOnDisk(sources.specimensDir, id);
