@@ -10,14 +10,12 @@
 import type { ParamChain, ParamInput, ParamParser, ParsedParam } from './param-parser.ts';
 import { unsupportedType } from './unsupported-type.ts';
 import { optionalParser } from './parsers/optional-parser.ts';
-import { progressReporterParser } from './parsers/progress-reporter-parser.ts';
-import { abortSignalParser } from './parsers/abort-signal-parser.ts';
+import { abortSignalParser, progressReporterParser } from './parsers/injected-parsers.ts';
 import { booleanParser } from './parsers/boolean-parser.ts';
 import { integerParser } from './parsers/integer-parser.ts';
 import { numberParser } from './parsers/number-parser.ts';
 import { stringParser } from './parsers/string-parser.ts';
-import { stringEnumParser } from './parsers/string-enum-parser.ts';
-import { numberEnumParser } from './parsers/number-enum-parser.ts';
+import { numberEnumParser, stringEnumParser } from './parsers/enum-parsers.ts';
 import { colorParser } from './parsers/color-parser.ts';
 import { inputParser } from './parsers/input-parser.ts';
 import { tupleParser } from './parsers/tuple-parser.ts';
