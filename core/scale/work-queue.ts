@@ -12,9 +12,8 @@
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { WorkLane } from '../serving/service-computations.ts';
+import type { ClaimRequest, ComputationTimes, WorkLane } from '../serving/service-computations.ts';
 import { COMMAND_TIMEOUT_MS } from '../redis/redis-connections.ts';
-import type { BlobRef } from '../blobs/blob-store.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { withTimeLimit } from '../redis/time-limit.ts';
 
@@ -28,23 +27,16 @@ type QueueName = WorkLane | 'short';
 /** The queue name of each lane. */
 export const LANE_QUEUES: Record<QueueName, string> = { compute: KEYS.queue, short: KEYS.shortQueue, relay: KEYS.relayQueue };
 
-/** What a compute node needs to run one computation. */
-export interface ComputeTask {
+/**
+ * What a compute node needs to run one computation: what its claim asked for (the input
+ * parameters stored in the blob store by the asking host), and that host's times (ms).
+ */
+export interface ComputeTask
+  extends Pick<ClaimRequest, 'fn' | 'bundle' | 'values' | 'room' | 'specimen' | 'inputs'>,
+    Pick<ComputationTimes, 'cacheTtlMs' | 'jobTtlMs' | 'timeoutMs'> {
   cid: string;
-  fn: string;
-  /** The bundle id of the version that must compute it (a pinned layer's), when not the serving one's. */
-  bundle?: string;
-  values: Record<string, unknown>;
-  room: string;
-  specimen: string | null;
   /** The job that started the computation, if one did (a relayed run's worker keeps it under that id). */
   job?: string;
-  /** Input parameters, loaded by the asking host and stored in the blob store (serving/input-refs.ts). */
-  inputs?: Record<string, BlobRef>;
-  /** The asking host's times (ms): the room entry's and the job's time-to-live, the run's limit. */
-  cacheTtlMs: number;
-  jobTtlMs: number;
-  timeoutMs: number;
 }
 
 export class WorkQueue {
