@@ -4,8 +4,7 @@
  * manifest, a code registration or a relayed worker) and where it runs.
  */
 import type { FunctionInfo, ParameterSchema } from '../wire/wire-types.ts';
-import type { ResultType } from '../sdk/result-types.ts';
-import type { ManifestParameter } from './manifest-types.ts';
+import type { ManifestFunction } from './manifest-types.ts';
 
 /** Where a function's code lives, which decides the invoker that runs it. */
 export type FunctionSource =
@@ -27,13 +26,7 @@ export type FunctionSource =
   /** A function of a worker connected to this relay. */
   | { kind: 'remote'; workerId: string; remoteName: string };
 
-export interface FunctionEntry {
-  name: string;
-  return_type: ResultType;
-  schema: Record<string, unknown>;
-  /** Every parameter in order, injected ones included. */
-  parameters: ManifestParameter[];
-  async: boolean;
+export interface FunctionEntry extends Pick<ManifestFunction, 'name' | 'return_type' | 'schema' | 'parameters' | 'async'> {
   source: FunctionSource;
   /** The plugin it came from, when it came from one. */
   plugin: string | null;
