@@ -9,6 +9,7 @@
  * never goes back within the room, so a replay's offsets are never negative. Entries older
  * than the log's time-to-live go.
  */
+import type { RoomLogPage } from '../wire/room-types.ts';
 
 /** The kinds of change a room's log records. */
 export type LogType = 'entry' | 'view' | 'scene' | 'layer' | 'annotation' | 'snapshot' | 'access' | 'replay' | 'conversation';
@@ -32,14 +33,8 @@ export interface LogEntry extends Record<string, unknown> {
 }
 
 /** A page of a room's log: the entries after `since`, and where the next page starts. */
-export interface LogPage {
+export interface LogPage extends Omit<RoomLogPage, 'entries'> {
   entries: LogEntry[];
-  /** The `since` that reads on from here (the last entry's seq, or the `since` asked when none). */
-  next_since: number;
-  /** True when entries after this page are already there. */
-  more: boolean;
-  /** The room's newest seq (0 when it has none). */
-  last_seq: number;
 }
 
 /** At most this many entries in one page. */

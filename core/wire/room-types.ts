@@ -79,7 +79,9 @@ export type RoomLogEntry = { seq: number; ts: number; by: string; type: string }
 /** A page of a room's log: entries after a seq, oldest first, and where to read on (`next_since`, while `more`). */
 export interface RoomLogPage {
   entries: RoomLogEntry[];
+  /** The `since` that reads on from here (the last entry's seq, or the `since` asked when none). */
   next_since: number;
+  /** True when entries after this page are already there. */
   more: boolean;
   /** The room's newest seq (0 when it has none). */
   last_seq: number;
