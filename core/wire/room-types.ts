@@ -5,7 +5,7 @@
  * replay playing into it, and its events. The host's views return these same types.
  */
 import type { ConversationEntry } from './agent-types.ts';
-import type { AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
+import type { AnnotationEvent, LayerDisplay, RoomFailed, RoomScene } from './scene-types.ts';
 
 /** What a room shows: the entry its cache holds. */
 export interface RoomEntry {
@@ -42,13 +42,7 @@ export interface RoomCamera {
 }
 
 /** How a room looks: each setting present once someone set it. */
-export interface RoomView {
-  /** The display window `[low, high]` in data units. */
-  window?: [number, number];
-  colormap?: string;
-  /** 0 (clear) to 1 (opaque). */
-  opacity?: number;
-  mode?: 'slices' | 'volume' | 'surface' | 'points';
+export interface RoomView extends Pick<LayerDisplay, 'window' | 'colormap' | 'opacity' | 'mode'> {
   camera?: RoomCamera;
 }
 

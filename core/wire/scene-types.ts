@@ -79,9 +79,11 @@ export interface LayerResult {
 export interface LayerDisplay {
   name?: string;
   visible?: boolean;
+  /** 0 (clear) to 1 (opaque). */
   opacity?: number;
   blending?: LayerBlending;
   colormap?: string;
+  /** The display window `[low, high]` in data units. */
   window?: [number, number];
   gamma?: number;
   mode?: 'slices' | 'volume' | 'surface' | 'points';
