@@ -15,19 +15,14 @@ import { roomIdProblem } from '../events/room-id.ts';
 import { LabelFieldError, readLabelFields, type LabelFields } from '../results/label-fields.ts';
 import { AxesFieldError } from '../results/volume-axes.ts';
 import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
+import type { PublishedMeta } from './published-record.ts';
 
-export interface PublishFields {
-  display_name?: string;
-  description?: string;
-  tags?: string[];
-  spacing?: number[];
-  origin?: number[];
-  /** `role=labels`: the file is a segmentation (checked against its dtype once it is read). */
-  labels?: LabelFields;
-  /** A volume's unit, time and channels, as given (checked against its shape when its file is read). */
+/**
+ * The record's fields as given; `labels` (`role=labels`) is checked against the file's dtype,
+ * and `described` (a volume's unit, time and channels) against its shape, once it is read.
+ */
+export interface PublishFields extends Partial<Pick<PublishedMeta, 'display_name' | 'description' | 'tags' | 'spacing' | 'origin' | 'labels' | 'room'>> {
   described?: VolumeFieldsInput;
-  /** The room it was published for (a layer's array): listed only to a catalog request naming that room. */
-  room?: string;
   /** What the publisher says made it (a script, a notebook: `segment.py`), kept in its provenance. */
   source?: string;
 }
