@@ -244,3 +244,23 @@ export class ResultBudget<T> {
     }
   }
 }
+
+/**
+ * `making` kept in `table` under `key`, so every ask while it runs and after waits for the same
+ * value; `made` is called with it (to hold it in the budget), and a failure takes it out of
+ * `table`, so the next ask makes it again.
+ */
+export function keptWhileMade<K, V>(table: Map<K, Promise<V>>, key: K, making: Promise<V>, made: (value: V) => void): Promise<V> {
+  const kept = making.then(
+    (value) => {
+      made(value);
+      return value;
+    },
+    (error: unknown) => {
+      table.delete(key);
+      throw error;
+    },
+  );
+  table.set(key, kept);
+  return kept;
+}

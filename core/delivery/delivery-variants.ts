@@ -17,7 +17,7 @@
  * counts, before any byte of it is sent, and an OBJ's writer stops at the limit.
  */
 import { stat } from 'node:fs/promises';
-import type { ResultBudget } from '../cache/result-budget.ts';
+import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -118,21 +118,12 @@ export class DeliveryVariants {
       return existing;
     }
     const table = memo;
-    const making = make().then(
-      (value) => {
-        this.made++;
-        // The budget may drop it at once (larger than the whole budget): the waiting
-        // requests still get it, later ones make it again.
-        if (value !== owner) this.#budget.holdDependent(value, sizeOf(value), owner, `variant:${key}`, () => table.delete(key));
-        return value;
-      },
-      (error: unknown) => {
-        table.delete(key);
-        throw error;
-      },
-    );
-    table.set(key, making);
-    return making;
+    return keptWhileMade(table, key, make(), (value) => {
+      this.made++;
+      // The budget may drop it at once (larger than the whole budget): the waiting
+      // requests still get it, later ones make it again.
+      if (value !== owner) this.#budget.holdDependent(value, sizeOf(value), owner, `variant:${key}`, () => table.delete(key));
+    });
   }
 
   /**

@@ -11,7 +11,7 @@
  * again or another host of the service serves it without building it. A set is determined by
  * its result, so the files it answers may be cached by anyone for good.
  */
-import type { ResultBudget } from '../cache/result-budget.ts';
+import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, wrapHostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -91,19 +91,10 @@ export class MeshLods {
       return known;
     }
     const table = sets;
-    const making = this.#made(result, segment, source, client).then(
-      (lods) => {
-        const bytes = lods.packed.byteLength + lods.fragments.length * 128;
-        this.#deps.budget.holdDependent(lods, bytes, result, `levels:${segment}`, () => table.delete(segment));
-        return lods;
-      },
-      (error: unknown) => {
-        table.delete(segment);
-        throw error;
-      },
-    );
-    table.set(segment, making);
-    return making;
+    return keptWhileMade(table, segment, this.#made(result, segment, source, client), (lods) => {
+      const bytes = lods.packed.byteLength + lods.fragments.length * 128;
+      this.#deps.budget.holdDependent(lods, bytes, result, `levels:${segment}`, () => table.delete(segment));
+    });
   }
 
   /** The set found where sets are kept, else built in the client's turn (and then kept). */
@@ -161,19 +152,10 @@ export class MeshLods {
     const known = made.get(key);
     if (known) return known;
     const table = made;
-    const making = this.#deps.turns.run(client, () => this.#deps.run.assemble({ op: 'assembleLevel', parts })).then(
-      (mesh) => {
-        const bytes = mesh.type === 'mesh' ? mesh.vertices.byteLength * 2 + mesh.indices.byteLength : 0;
-        this.#deps.budget.holdDependent(mesh, bytes, result, `level:${key}`, () => table.delete(key));
-        return mesh;
-      },
-      (error: unknown) => {
-        table.delete(key);
-        throw error;
-      },
-    );
-    table.set(key, making);
-    return making;
+    return keptWhileMade(table, key, this.#deps.turns.run(client, () => this.#deps.run.assemble({ op: 'assembleLevel', parts })), (mesh) => {
+      const bytes = mesh.type === 'mesh' ? mesh.vertices.byteLength * 2 + mesh.indices.byteLength : 0;
+      this.#deps.budget.holdDependent(mesh, bytes, result, `level:${key}`, () => table.delete(key));
+    });
   }
 
   #source(subject: LodSubject, segment: number): LodTaskSource {
