@@ -83,6 +83,3 @@ export const hostFrames = {
   // `interrupted` says whether speech was cut short (the client stops its player either way).
   agentAudioEnd: (interrupted: boolean) => ({ type: 'agent_audio_end', interrupted }),
 } as const;
-
-/** A frame the host sends. */
-export type HostFrame = ReturnType<(typeof hostFrames)[keyof typeof hostFrames]>;
