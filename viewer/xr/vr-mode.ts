@@ -19,11 +19,7 @@ import { h } from '../dom.ts';
 import { initialScale, placeOnTable, scaleAbout } from './specimen-placement.ts';
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
 import type { VrModeOptions, VrSubject } from './vr-mode-options.ts';
-import type { VrPanel } from './vr-panel.ts';
-import type { VrMarkTools } from './vr-mark-tools.ts';
-import type { VrPhysical } from './vr-physical.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
-import type { VrTime } from './vr-time.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
 
@@ -89,24 +85,9 @@ export class VrMode {
     this.#parts?.panel.show(subject.title, subject.schema, subject.values);
   }
 
-  /** The panel, its slider tracks and the placed root, for the automation probe (vr-probe.ts). */
-  get panel(): VrPanel | null {
-    return this.#parts?.panel ?? null;
-  }
-
-  /** The panel's time row, for the automation probe (null before a session). */
-  get time(): VrTime | null {
-    return this.#parts?.time ?? null;
-  }
-
-  /** The scale bar and where a controller points, for the automation probe (null before a session). */
-  get physical(): VrPhysical | null {
-    return this.#parts?.physical ?? null;
-  }
-
-  /** The panel's annotation tools, for the automation probe (null without a session or the tools). */
-  get marks(): VrMarkTools | null {
-    return this.#parts?.marks ?? null;
+  /** The session's panel, time row, annotation tools and scale bar, for the automation probe (null before a session). */
+  get parts(): VrSessionParts | null {
+    return this.#parts;
   }
 
   get root(): THREE.Object3D {

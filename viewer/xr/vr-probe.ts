@@ -9,10 +9,8 @@
  */
 import * as THREE from 'three';
 import type { MarkTool } from '../layers/marks/mark-placer.ts';
-import type { VrMarkTools } from './vr-mark-tools.ts';
-import type { VrPanel } from './vr-panel.ts';
-import type { VrTime, VrTimeControl } from './vr-time.ts';
-import type { VrPhysical } from './vr-physical.ts';
+import type { VrSessionParts } from './vr-session-parts.ts';
+import type { VrTimeControl } from './vr-time.ts';
 
 /** What the probe reads of the VR mode (vr-mode.ts), without depending on it. */
 export interface ProbedVr {
@@ -20,10 +18,7 @@ export interface ProbedVr {
   readonly root: THREE.Object3D;
   readonly status: string;
   readonly framebuffer: [number, number] | null;
-  readonly panel: VrPanel | null;
-  readonly marks: VrMarkTools | null;
-  readonly time: VrTime | null;
-  readonly physical: VrPhysical | null;
+  readonly parts: Pick<VrSessionParts, 'panel' | 'marks' | 'time' | 'physical'> | null;
 }
 
 /** Frame intervals kept. */
@@ -80,7 +75,7 @@ function pointOn(component: THREE.Object3D | undefined, x: number): [number, num
   return new THREE.Vector3(x, 0, 0).applyMatrix4(component.matrixWorld).toArray() as [number, number, number];
 }
 
-function barOf(physical: VrPhysical | null): VrProbeState['scaleBar'] {
+function barOf(physical: VrSessionParts['physical'] | undefined): VrProbeState['scaleBar'] {
   const bar = physical?.state.bar;
   return bar ? { label: bar.label, length: bar.value, metres: bar.metres, visible: physical!.bar.group.visible } : null;
 }
@@ -103,18 +98,18 @@ export class VrProbe {
         position: mode.root.position.toArray() as [number, number, number],
         status: mode.status,
         framebuffer: mode.framebuffer,
-        timeReadout: mode.time?.readout ?? '',
-        scaleBar: barOf(mode.physical),
-        pointer: mode.physical?.state.pointer ?? null,
-        marks: (mode.marks?.list.shown ?? []).map(({ text, author }) => ({ text, author })),
+        timeReadout: mode.parts?.time.readout ?? '',
+        scaleBar: barOf(mode.parts?.physical),
+        pointer: mode.parts?.physical.state.pointer ?? null,
+        marks: (mode.parts?.marks?.list.shown ?? []).map(({ text, author }) => ({ text, author })),
       }),
-      sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
-      buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
+      sliderPoint: (name, fraction) => pointOn(mode.parts?.panel.track(name), fraction - 0.5),
+      buttonPoint: (button) => pointOn(mode.parts?.panel.buttons[button], 0),
       layerPoint: (id, control, fraction = 0.5) =>
-        pointOn(mode.panel?.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
-      markToolPoint: (tool) => pointOn(mode.marks?.button(tool), 0),
+        pointOn(mode.parts?.panel.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
+      markToolPoint: (tool) => pointOn(mode.parts?.marks?.button(tool), 0),
       timePoint: (control, fraction = 0.5) =>
-        mode.time?.readout ? pointOn(mode.time.control(control), control === 'bar' ? fraction - 0.5 : 0) : null,
+        mode.parts?.time.readout ? pointOn(mode.parts.time.control(control), control === 'bar' ? fraction - 0.5 : 0) : null,
       inRoom: (point) => {
         mode.root.updateWorldMatrix(true, false);
         return mode.root.localToWorld(new THREE.Vector3(...point)).toArray() as [number, number, number];
