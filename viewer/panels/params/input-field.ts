@@ -7,7 +7,7 @@
 import type { ParameterProperty } from '../../../core/wire/wire-types.ts';
 import type { InputKind } from '../../../core/wire/input-schema.ts';
 import { h } from '../../dom.ts';
-import type { FieldChange, ParamField } from './param-control.ts';
+import { fieldLabel, type FieldChange, type ParamField } from './param-control.ts';
 import { uploadFile } from '../upload-file.ts';
 
 const ACCEPT: Record<InputKind, string> = {
@@ -121,13 +121,7 @@ export function createInputField(
     if (file) void send(file);
   });
 
-  const label = h(
-    'label',
-    { class: 'field-label', for: id },
-    h('span', { class: 'field-name' }, name),
-    required ? h('span', { class: 'field-required', title: 'required' }, '*') : null,
-    h('span', { class: 'field-type' }, `${kind.replace('_', ' ')} input`),
-  );
+  const label = fieldLabel(id, name, required, `${kind.replace('_', ' ')} input`);
   const element = h('div', { class: 'field field-input', 'data-param': name }, label, select, drop, chooser, status);
   if (prop.description) element.append(h('p', { class: 'field-hint' }, prop.description));
   return { name, element, setValue: show };

@@ -3,6 +3,7 @@
  * What every parameter control gives the field around it: its element, a way to show a value
  * without raising a change, and the changes it raises with how they should be sent.
  */
+import { h } from '../../dom.ts';
 
 /** How a change should be sent: `drag` is debounced, `commit` goes at once. */
 export type ChangeMode = 'drag' | 'commit';
@@ -23,6 +24,17 @@ export interface ParamControl {
 export function disableAll(root: HTMLElement, disabled: boolean): void {
   for (const el of root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button'))
     el.disabled = disabled;
+}
+
+/** A field's label: the parameter's name, a star when it is required, and what it takes. */
+export function fieldLabel(id: string, name: string, required: boolean, ...takes: string[]): HTMLLabelElement {
+  return h(
+    'label',
+    { class: 'field-label', for: id },
+    h('span', { class: 'field-name' }, name),
+    required ? h('span', { class: 'field-required', title: 'required' }, '*') : null,
+    h('span', { class: 'field-type' }, ...takes),
+  );
 }
 
 /** A parameter's field in the panel, whatever its control. */

@@ -12,7 +12,7 @@ import type { ParameterProperty } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
 import { checkValue, fieldKind, initialValue, isUnsettable, type FieldKind } from './param-check.ts';
 import { createColorControl } from './param-color.ts';
-import type { ChangeMode, FieldChange, ParamControl, ParamField } from './param-control.ts';
+import { fieldLabel, type ChangeMode, type FieldChange, type ParamControl, type ParamField } from './param-control.ts';
 
 export type { ChangeMode, FieldChange, ParamField } from './param-control.ts';
 import { createListControl } from './param-list.ts';
@@ -196,13 +196,7 @@ export function createParamField(name: string, prop: ParameterProperty, required
     wrapper.classList.toggle('invalid', problem !== null);
   };
   const range = rangeText(prop);
-  const label = h(
-    'label',
-    { class: 'field-label', for: id },
-    h('span', { class: 'field-name' }, name),
-    required ? h('span', { class: 'field-required', title: 'required' }, '*') : null,
-    h('span', { class: 'field-type' }, typeText(prop), range ? ` · ${range}` : ''),
-  );
+  const label = fieldLabel(id, name, required, typeText(prop), range ? ` · ${range}` : '');
   const built = CONTROLS[kind]({ id, name, prop, kind, showCheck, onChange });
   let setValue = built.setValue;
   if (isUnsettable(prop, required)) setValue = withUnset(name, memory, label, built.control, error, setValue, notify);
