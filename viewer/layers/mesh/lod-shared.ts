@@ -54,11 +54,7 @@ export function holdSurfaces(
 }
 
 /** The surfaces of `source` as a layer's whole content (a large mesh drawn from its levels), held while it lives. */
-export function surfacesContent(
-  stage: Parameters<typeof createLodSurfaces>[0],
-  source: LodSource,
-  options: Omit<LodSurfacesOptions, 'levels' | 'list' | 'budget'>,
-): StageContent {
-  const { surfaces, release } = holdSurfaces(stage, source, options);
+export function surfacesContent(...args: Parameters<typeof holdSurfaces>): StageContent {
+  const { surfaces, release } = holdSurfaces(...args);
   return { ...surfaces, object: surfaces.object, dispose: release };
 }
