@@ -91,26 +91,21 @@ export class ViewerApp {
       vrDelivery: (type) => this.#vr?.delivery(type),
       nothingToShow: () => this.#stage?.firstPicture.nothingComing(),
     });
-    const views = {
+    mountViews(this.#layout, {
       catalog: [this.#catalog.element, this.#functions.element],
       buildErrors: this.#buildErrors.element,
       head: this.#head.element,
       job: this.#job.element,
-    };
-    mountViews(this.#layout, {
-      ...views,
       follower: this.#rooms.follower.element,
       overlay: this.#overlay.element,
       stats: this.#stats.element,
       downloads: this.#downloads.element,
     });
     this.#layout.stagePane.append(this.#refine);
-    const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
-    const picture = () => ({ canvas: this.#stage?.canvas ?? null, subject: this.#current?.id ?? null, room: this.#room });
     wireControls(this.#layout, {
       resetCamera: () => this.#stage?.resetCamera(),
-      picture,
-      resetParams,
+      picture: () => ({ canvas: this.#stage?.canvas ?? null, subject: this.#current?.id ?? null, room: this.#room }),
+      resetParams: () => void (this.#panel?.reset(), this.#request(0)),
       setRoom: (room) => this.#setRoom(room),
     });
     if (this.#stage) {
@@ -276,23 +271,23 @@ export class ViewerApp {
   }
 
   #run(context: RequestContext, meta: SpecimenMetadata, params: Record<string, unknown> | undefined, room: string): Promise<void> {
-    const views = {
+    const parts = {
       client: this.#client,
       layout: this.#layout,
       job: this.#job,
       overlay: this.#overlay,
       stats: this.#stats,
       refine: this.#refine,
-    };
-    const scene = {
       stage: this.#stage,
       vr: this.#vr,
       rooms: this.#rooms,
       adopted: this.#adopted,
       panel: this.#panel,
       webglProblem: this.#webglProblem,
+      isFunction: this.#isFunction,
+      shown: () => this.#shown(),
+      retry: () => this.#request(0),
     };
-    const asks = { isFunction: this.#isFunction, shown: () => this.#shown(), retry: () => this.#request(0) };
-    return runSubject({ ...views, ...scene, ...asks }, { context, meta, params, room });
+    return runSubject(parts, { context, meta, params, room });
   }
 }
