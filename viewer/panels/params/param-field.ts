@@ -38,7 +38,7 @@ interface FieldContext {
   onChange: FieldChange;
 }
 
-/** A kind's control, and how a value is put into it. */
+/** A kind's control, and how a value is put into it (the field then checks the value). */
 interface BuiltControl {
   control: HTMLElement;
   setValue(value: unknown): void;
@@ -93,7 +93,6 @@ function numberControl({ id, name, prop, kind, showCheck, onChange }: FieldConte
     number.value = formatNumber(value);
     fit(value);
     if (slider && typeof value === 'number') slider.value = String(scale.toSlider(value));
-    showCheck(value);
   };
   return { control: h('div', { class: 'field-row' }, slider, number), setValue };
 }
@@ -107,21 +106,14 @@ function enumControl({ id, name, prop, showCheck, onChange }: FieldContext): Bui
     showCheck(value);
     onChange(name, value, 'commit');
   });
-  const setValue = (value: unknown): void => {
-    select.value = JSON.stringify(value);
-    showCheck(value);
-  };
-  return { control: select, setValue };
+  return { control: select, setValue: (value) => void (select.value = JSON.stringify(value)) };
 }
 
 /** A switch. */
-function booleanControl({ id, name, showCheck, onChange }: FieldContext): BuiltControl {
+function booleanControl({ id, name, onChange }: FieldContext): BuiltControl {
   const box = h('input', { id, type: 'checkbox', class: 'switch', role: 'switch' });
   box.addEventListener('change', () => onChange(name, box.checked, 'commit'));
-  const setValue = (value: unknown): void => {
-    box.checked = value === true;
-    showCheck(value);
-  };
+  const setValue = (value: unknown): void => void (box.checked = value === true);
   return { control: h('div', { class: 'field-row' }, box, h('label', { for: id, class: 'switch-label' }, 'enabled')), setValue };
 }
 
@@ -137,22 +129,15 @@ function richControl({ name, prop, kind, showCheck, onChange }: FieldContext): B
       : kind === 'vector'
         ? createVectorControl(name, prop, emit)
         : createListControl(name, prop, emit);
-  const setValue = (value: unknown): void => {
-    rich.setValue(value);
-    showCheck(value);
-  };
-  return { control: rich.element, setValue };
+  return { control: rich.element, setValue: (value) => rich.setValue(value) };
 }
 
 /** A text field. */
-function textControl({ id, name, showCheck, onChange }: FieldContext): BuiltControl {
+function textControl({ id, name, onChange }: FieldContext): BuiltControl {
   const text = h('input', { id, type: 'text', class: 'text', spellcheck: false, autocomplete: 'off' });
   text.addEventListener('input', () => onChange(name, text.value, 'drag'));
   text.addEventListener('change', () => onChange(name, text.value, 'commit'));
-  const setValue = (value: unknown): void => {
-    text.value = typeof value === 'string' ? value : JSON.stringify(value ?? '');
-    showCheck(value);
-  };
+  const setValue = (value: unknown): void => void (text.value = typeof value === 'string' ? value : JSON.stringify(value ?? ''));
   return { control: text, setValue };
 }
 
@@ -198,8 +183,11 @@ export function createParamField(name: string, prop: ParameterProperty, required
   const range = rangeText(prop);
   const label = fieldLabel(id, name, required, typeText(prop), range ? ` · ${range}` : '');
   const built = CONTROLS[kind]({ id, name, prop, kind, showCheck, onChange });
-  let setValue = built.setValue;
-  if (isUnsettable(prop, required)) setValue = withUnset(name, memory, label, built.control, error, setValue, notify);
+  const setControl = (value: unknown): void => {
+    built.setValue(value);
+    showCheck(value);
+  };
+  const setValue = isUnsettable(prop, required) ? withUnset(name, memory, label, built.control, error, setControl, notify) : setControl;
   wrapper.append(label, built.control, error);
   if (prop.description) wrapper.append(h('p', { class: 'field-hint' }, prop.description));
   return { name, element: wrapper, setValue };

@@ -7,11 +7,7 @@
 import { h } from '../../dom.ts';
 import { disableAll, type ChangeMode } from './param-control.ts';
 
-/**
- * Adds the "set" switch of an optional parameter with no default: off, the control is
- * disabled and the parameter is not sent; on, the control's last value (or a neutral one) is.
- * Returns the field's setValue, which shows `undefined` as unset.
- */
+/** Adds the "set" switch to a field; returns the field's setValue, which shows `undefined` as unset. */
 export function withUnset(
   name: string,
   memory: { last: unknown },
