@@ -114,19 +114,11 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   };
 
   for (const axis of AXES) {
-    const plane = slicePlane(axis, texSize[axis], frame, options.alphaTest);
-    planes[axis] = plane;
+    planes[axis] = slicePlane(axis, texSize[axis], frame, options.alphaTest);
     fill(axis);
     place(axis);
   }
 
-  /** The centre of the voxel all three slices go through, in world space. */
-  const centre = (): THREE.Vector3 => {
-    frame.inner.updateWorldMatrix(true, false);
-    return frame.inner.localToWorld(
-      new THREE.Vector3(frame.offsetOf('x', index.x), frame.offsetOf('y', index.y), frame.offsetOf('z', index.z)),
-    );
-  };
   const outputs = {} as Record<Axis, { input: HTMLInputElement; value: HTMLOutputElement }>;
   const rows = AXES.map((axis) => {
     const range = { min: 0, max: Math.max(0, count[axis] - 1), step: 1, value: index[axis] };
@@ -139,7 +131,7 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
       fill(axis);
       place(axis);
       options.changed();
-      link?.set(centre(), self);
+      link?.set(frame.centreOf(index), self);
     });
     return row;
   });
@@ -187,7 +179,7 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
       if (!follow()) {
         outside.clear();
         AXES.forEach(place);
-        next.set(centre(), self);
+        next.set(frame.centreOf(index), self);
       }
     },
     dispose() {

@@ -104,12 +104,6 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     options.picked(mode);
   });
 
-  /** The centre of `voxel` in world space (a mark placed on a voxel sits where the host puts that voxel). */
-  const centreOf = (voxel: { x: number; y: number; z: number }): THREE.Vector3 => {
-    inner.updateWorldMatrix(true, false);
-    return inner.localToWorld(new THREE.Vector3(frame.offsetOf('x', voxel.x), frame.offsetOf('y', voxel.y), frame.offsetOf('z', voxel.z)));
-  };
-
   /** The first seen sample along `ray` inside the box (ray marched view). */
   const march = (ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null => {
     inner.updateWorldMatrix(true, false);
@@ -126,7 +120,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
       if (!voxel) break;
       world.copy(p).applyMatrix4(inner.matrixWorld);
       if (options.seen(voxel.x, voxel.y, voxel.z) && kept(world)) {
-        return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel, centre: centreOf(voxel) };
+        return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel, centre: frame.centreOf(voxel) };
       }
       p.addScaledVector(local.direction, step);
     }
@@ -159,7 +153,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
           break;
         }
       }
-      return best && { ...best, centre: centreOf(best.voxel) };
+      return best && { ...best, centre: frame.centreOf(best.voxel) };
     },
     attach: () => planes.attach(options.link),
     dispose() {

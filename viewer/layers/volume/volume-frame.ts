@@ -28,6 +28,8 @@ export interface VolumeFrame {
   voxelAt(local: THREE.Vector3): Record<Axis, number> | null;
   /** The inner coordinate along `axis` of the centre of voxel `index`. */
   offsetOf(axis: Axis, index: number): number;
+  /** The centre of `voxel` in world space (a mark placed on a voxel sits where the host puts that voxel). */
+  centreOf(voxel: Record<Axis, number>): THREE.Vector3;
   /** The voxel along `axis` whose centre is nearest to inner coordinate `at` (not clamped). */
   indexAt(axis: Axis, at: number): number;
 }
@@ -56,6 +58,7 @@ export function volumeFrame(volume: VolumeData): VolumeFrame {
   outer.scale.setScalar(1 / scale);
   outer.position.set(ox + ((w - 1) / 2) * sx, oy + ((h - 1) / 2) * sy, oz + ((d - 1) / 2) * sz);
   const data = volume.data;
+  const offsetOf = (axis: Axis, index: number): number => (count[axis] > 1 ? ((index + 0.5) / count[axis] - 0.5) * dims[axis] : 0);
   return {
     count,
     dims,
@@ -72,7 +75,11 @@ export function volumeFrame(volume: VolumeData): VolumeFrame {
       }
       return out;
     },
-    offsetOf: (axis, index) => (count[axis] > 1 ? ((index + 0.5) / count[axis] - 0.5) * dims[axis] : 0),
+    offsetOf,
+    centreOf(voxel) {
+      inner.updateWorldMatrix(true, false);
+      return inner.localToWorld(new THREE.Vector3(offsetOf('x', voxel.x), offsetOf('y', voxel.y), offsetOf('z', voxel.z)));
+    },
     indexAt: (axis, at) => Math.floor((at / dims[axis] + 0.5) * count[axis]),
   };
 }
