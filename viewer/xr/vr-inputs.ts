@@ -79,18 +79,21 @@ export class VrInputs {
     options.scene.add(this.#group);
   }
 
-  #holder(slot: Slot): THREE.Object3D {
-    return slot.grip.visible ? slot.grip : slot.targetRay;
-  }
-
   #grab(slot: Slot, on: boolean): void {
     if (on === slot.grabbing) return;
     slot.grabbing = on;
-    if (on) this.#options.grab.grab(this.#holder(slot));
+    if (on) this.#options.grab.grab(slot.grip.visible ? slot.grip : slot.targetRay);
     else {
       this.#options.grab.release(slot.grip);
       this.#options.grab.release(slot.targetRay);
     }
+  }
+
+  /** Lets go of what the hand holds or points at; it is no longer connected. */
+  #drop(slot: Slot): void {
+    slot.pointer.cancel();
+    this.#grab(slot, false);
+    slot.source = null;
   }
 
   #listen(slot: Slot): void {
@@ -99,11 +102,7 @@ export class VrInputs {
       // Tracked hands point by pinching; the ray is drawn for controllers only.
       slot.ray.visible = !event.data.hand;
     });
-    slot.targetRay.addEventListener('disconnected', () => {
-      slot.pointer.cancel();
-      this.#grab(slot, false);
-      slot.source = null;
-    });
+    slot.targetRay.addEventListener('disconnected', () => this.#drop(slot));
     slot.targetRay.addEventListener('selectstart', () => {
       if (slot.pointer.down() || this.#options.trigger(this.#ray(slot))) return;
       if (slot.source?.hand) this.#grab(slot, true);
@@ -148,11 +147,7 @@ export class VrInputs {
 
   /** Lets go of everything (the session ended). */
   reset(): void {
-    for (const slot of this.#slots) {
-      slot.pointer.cancel();
-      this.#grab(slot, false);
-      slot.source = null;
-    }
+    for (const slot of this.#slots) this.#drop(slot);
     this.#options.grab.releaseAll();
   }
 }
