@@ -58,32 +58,38 @@ const STATUS_WORDS: Record<string, string> = {
 
 export class LayerRow {
   readonly element: HTMLElement;
-  readonly #active: HTMLInputElement;
-  readonly #visible: HTMLInputElement;
+  readonly #active = h('input', {
+    type: 'radio',
+    name: 'active-layer',
+    class: 'layer-active',
+    'aria-label': 'active layer (the room entry)',
+    'data-control': 'active',
+  });
+  readonly #visible = h('input', { type: 'checkbox', class: 'layer-visible', 'aria-label': 'visible', 'data-control': 'visible' });
   readonly #name: HTMLElement;
-  readonly #kind: HTMLElement;
-  readonly #status: HTMLElement;
-  readonly #made: HTMLElement;
-  readonly #by: HTMLElement;
-  readonly #offers: HTMLElement;
+  readonly #kind = h('span', { class: 'layer-kind' });
+  readonly #status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
+  readonly #made = h('span', { class: 'layer-made', 'data-testid': 'layer-made' });
+  readonly #by = h('span', { class: 'layer-by', 'data-testid': 'layer-by' });
+  readonly #offers = h('span', { class: 'layer-offers' });
   readonly #retarget: (offer: VersionOffer) => void;
   #offered = '';
-  readonly #opacity: HTMLInputElement;
-  readonly #opacityValue: HTMLElement;
-  readonly #colormap: HTMLSelectElement;
-  readonly #colormapRow: HTMLElement;
+  readonly #opacity = h('input', {
+    type: 'range',
+    class: 'slider',
+    min: 0,
+    max: 1,
+    step: 0.01,
+    'aria-label': 'opacity',
+    'data-control': 'opacity',
+  });
+  readonly #opacityValue = h('output', { class: 'slice-value' });
+  readonly #colormap = h('select', { class: 'select small', 'aria-label': 'colour map', 'data-control': 'colormap' });
+  readonly #colormapRow = toolRow('label', 'map', null, this.#colormap);
   readonly #buttons: HTMLButtonElement[];
 
   constructor(id: string, actions: LayerRowActions) {
-    this.#active = h('input', {
-      type: 'radio',
-      name: 'active-layer',
-      class: 'layer-active',
-      'aria-label': 'active layer (the room entry)',
-      'data-control': 'active',
-    });
     this.#active.addEventListener('change', () => actions.activate(id));
-    this.#visible = h('input', { type: 'checkbox', class: 'layer-visible', 'aria-label': 'visible', 'data-control': 'visible' });
     this.#visible.addEventListener('change', () => actions.change(id, { visible: this.#visible.checked }, 'commit'));
     this.#name = h('button', {
       type: 'button',
@@ -91,32 +97,15 @@ export class LayerRow {
       title: "Show this layer's controls on the stage",
       onclick: () => actions.select(id),
     });
-    this.#kind = h('span', { class: 'layer-kind' });
-    this.#status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
-    this.#made = h('span', { class: 'layer-made', 'data-testid': 'layer-made' });
-    this.#by = h('span', { class: 'layer-by', 'data-testid': 'layer-by' });
-    this.#offers = h('span', { class: 'layer-offers' });
     this.#retarget = (offer) => actions.retarget(id, offer);
-    this.#opacity = h('input', {
-      type: 'range',
-      class: 'slider',
-      min: 0,
-      max: 1,
-      step: 0.01,
-      'aria-label': 'opacity',
-      'data-control': 'opacity',
-    });
-    this.#opacityValue = h('output', { class: 'slice-value' });
     const opacity = (mode: 'drag' | 'commit') => (): void => {
       this.#opacityValue.textContent = Number(this.#opacity.value).toFixed(2);
       actions.change(id, { opacity: Number(this.#opacity.value) }, mode);
     };
     this.#opacity.addEventListener('input', opacity('drag'));
     this.#opacity.addEventListener('change', opacity('commit'));
-    this.#colormap = h('select', { class: 'select small', 'aria-label': 'colour map', 'data-control': 'colormap' });
     for (const name of COLORMAPS) this.#colormap.appendChild(h('option', { value: name }, name));
     this.#colormap.addEventListener('change', () => actions.change(id, { colormap: this.#colormap.value }, 'commit'));
-    this.#colormapRow = toolRow('label', 'map', null, this.#colormap);
     this.#buttons = [
       iconButton('↑', 'Move up (drawn over the layer above)', 'up', () => actions.move(id, 1)),
       iconButton('↓', 'Move down', 'down', () => actions.move(id, -1)),
