@@ -31,25 +31,17 @@ export function fractionOf(message: ProgressMessage): number | null {
 
 export class JobView {
   readonly element: HTMLElement;
-  readonly #state: HTMLElement;
-  readonly #jobId: HTMLElement;
-  readonly #bar: HTMLElement;
-  readonly #fill: HTMLElement;
-  readonly #last: HTMLElement;
-  readonly #log: HTMLOListElement;
+  readonly #state = h('span', { class: 'job-state', 'data-testid': 'job-state', 'data-state': 'idle' }, LABELS.idle);
+  readonly #jobId = h('code', { class: 'job-id', 'data-testid': 'job-id' });
+  readonly #fill = h('div', { class: 'bar-fill' });
+  readonly #bar = h('div', { class: 'bar', role: 'progressbar', 'aria-label': 'job progress', 'data-testid': 'progress-bar' }, this.#fill);
+  readonly #last = h('div', { class: 'job-last', 'data-testid': 'progress-text' });
+  readonly #log = h('ol', { class: 'job-log', 'data-testid': 'progress-log', 'aria-label': 'progress messages' });
   readonly #cancel: HTMLButtonElement;
-  readonly #timing: HTMLElement;
-  readonly #meta: HTMLElement;
+  readonly #timing = h('span', { class: 'job-timing' });
+  readonly #meta = h('div', { class: 'job-meta none' }, 'job ', this.#jobId);
 
   constructor(onCancel: () => void) {
-    this.#state = h('span', { class: 'job-state', 'data-testid': 'job-state', 'data-state': 'idle' }, LABELS.idle);
-    this.#jobId = h('code', { class: 'job-id', 'data-testid': 'job-id' });
-    this.#fill = h('div', { class: 'bar-fill' });
-    this.#bar = h('div', { class: 'bar', role: 'progressbar', 'aria-label': 'job progress', 'data-testid': 'progress-bar' }, this.#fill);
-    this.#last = h('div', { class: 'job-last', 'data-testid': 'progress-text' });
-    this.#log = h('ol', { class: 'job-log', 'data-testid': 'progress-log', 'aria-label': 'progress messages' });
-    this.#timing = h('span', { class: 'job-timing' });
-    this.#meta = h('div', { class: 'job-meta none' }, 'job ', this.#jobId);
     this.#cancel = h(
       'button',
       { class: 'button danger', type: 'button', 'data-testid': 'cancel', disabled: true, onclick: onCancel },
