@@ -12,9 +12,15 @@ const THUMBNAILS_WAIT_MS = 4000;
 
 export class CatalogView {
   readonly element: HTMLElement;
-  readonly #grid: HTMLElement;
-  readonly #filter: HTMLInputElement;
-  readonly #count: HTMLElement;
+  readonly #grid = h('div', { class: 'catalog-grid', role: 'list', 'data-testid': 'catalog' });
+  readonly #filter = h('input', {
+    type: 'search',
+    class: 'filter',
+    placeholder: 'Filter by name, tag, type…',
+    'aria-label': 'Filter specimens',
+    'data-testid': 'filter',
+  });
+  readonly #count = h('span', { class: 'count', 'data-testid': 'catalog-count' });
   #entries: CatalogEntry[] = [];
   #selected: string | null = null;
   /** Thumbnails load (until `thumbnailsAfter` says wait). */
@@ -24,16 +30,7 @@ export class CatalogView {
     private readonly thumbnailUrl: (entry: CatalogEntry) => string,
     private readonly onSelect: (entry: CatalogEntry) => void,
   ) {
-    this.#filter = h('input', {
-      type: 'search',
-      class: 'filter',
-      placeholder: 'Filter by name, tag, type…',
-      'aria-label': 'Filter specimens',
-      'data-testid': 'filter',
-    });
     this.#filter.addEventListener('input', () => this.#render());
-    this.#count = h('span', { class: 'count', 'data-testid': 'catalog-count' });
-    this.#grid = h('div', { class: 'catalog-grid', role: 'list', 'data-testid': 'catalog' });
     this.element = h(
       'div',
       { class: 'catalog-pane-inner' },

@@ -20,10 +20,10 @@ export interface LayerListActions extends LayerRowActions {
 
 export class LayerList {
   readonly element: HTMLElement;
-  readonly #list: HTMLOListElement;
-  readonly #note: HTMLElement;
-  readonly #picker: HTMLSelectElement;
-  readonly #head: HTMLElement;
+  readonly #list = h('ol', { class: 'layer-list', 'data-testid': 'layer-list' });
+  readonly #note = h('p', { class: 'layer-note' });
+  readonly #picker = h('select', { class: 'select small', 'aria-label': 'layer to add', 'data-testid': 'add-layer-source' });
+  readonly #head = h('div', { class: 'section-head' }, h('h3', {}, 'Layers'));
   readonly #addForm: HTMLElement;
   readonly #rows = new Map<string, LayerRow>();
   /** The version each plugin serves (a pinned layer behind it is offered the update). */
@@ -34,9 +34,6 @@ export class LayerList {
 
   constructor(actions: LayerListActions) {
     this.#actions = actions;
-    this.#list = h('ol', { class: 'layer-list', 'data-testid': 'layer-list' });
-    this.#note = h('p', { class: 'layer-note' });
-    this.#picker = h('select', { class: 'select small', 'aria-label': 'layer to add', 'data-testid': 'add-layer-source' });
     const addButton = h(
       'button',
       { type: 'button', class: 'button small', 'data-testid': 'add-layer', onclick: () => this.#addPicked() },
@@ -45,7 +42,6 @@ export class LayerList {
     const addTitle = 'Add what the page shows now, with its parameters, as a layer';
     const addCurrent = smallButton('Add current', addTitle, 'add-current-layer', () => actions.addCurrent());
     this.#addForm = h('div', { class: 'layer-add' }, this.#picker, addButton, addCurrent);
-    this.#head = h('div', { class: 'section-head' }, h('h3', {}, 'Layers'));
     this.element = h('section', { class: 'section layers', 'data-testid': 'layers' }, this.#head, this.#list, this.#note, this.#addForm);
   }
 

@@ -22,23 +22,19 @@ function clock(ms: number): string {
 
 export class ReplayTimeline {
   readonly element: HTMLElement;
-  readonly #play: HTMLButtonElement;
-  readonly #slider: HTMLInputElement;
-  readonly #speed: HTMLSelectElement;
-  readonly #time: HTMLElement;
+  readonly #play = h('button', { type: 'button', class: 'replay-play', 'data-testid': 'replay-play' }, 'Pause');
+  readonly #slider = h('input', { type: 'range', class: 'replay-seek', 'data-testid': 'replay-seek', min: '0', max: '0', step: '1' });
+  readonly #speed = h(
+    'select',
+    { class: 'replay-speed', 'data-testid': 'replay-speed' },
+    ...SPEEDS.map((s) => h('option', { value: String(s) }, `${s}×`)),
+  );
+  readonly #time = h('span', { class: 'replay-time', 'data-testid': 'replay-time' });
   #status: ReplayStatus | null = null;
   #at = 0;
   #timer: number | null = null;
 
   constructor(steer: ReplaySteer) {
-    this.#play = h('button', { type: 'button', class: 'replay-play', 'data-testid': 'replay-play' }, 'Pause');
-    this.#slider = h('input', { type: 'range', class: 'replay-seek', 'data-testid': 'replay-seek', min: '0', max: '0', step: '1' });
-    this.#speed = h(
-      'select',
-      { class: 'replay-speed', 'data-testid': 'replay-speed' },
-      ...SPEEDS.map((s) => h('option', { value: String(s) }, `${s}×`)),
-    );
-    this.#time = h('span', { class: 'replay-time', 'data-testid': 'replay-time' });
     this.element = h(
       'div',
       { class: 'replay-timeline', 'data-testid': 'replay-timeline', hidden: true },

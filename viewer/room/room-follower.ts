@@ -71,10 +71,10 @@ const SETTLED_GRACE_MS = 1500;
 export class RoomFollower {
   readonly element: HTMLElement;
   readonly #options: RoomFollowerOptions;
-  readonly #box: HTMLInputElement;
-  readonly #status: HTMLElement;
+  readonly #box = h('input', { id: 'follow-room', type: 'checkbox', class: 'switch', role: 'switch', 'data-testid': 'follow-room' });
+  readonly #status = h('span', { class: 'follow-status', 'data-testid': 'follow-status', 'aria-live': 'polite' });
   /** The followed peer job's progress, beside the status. */
-  readonly #peerProgress: HTMLElement;
+  readonly #peerProgress = h('span', { class: 'peer-progress', 'data-testid': 'peer-progress', 'aria-live': 'polite' });
   #room = '';
   #controller: AbortController | null = null;
   /** Requests this viewer sent whose `result` has not come back: key → until when (ms) it counts. */
@@ -83,19 +83,17 @@ export class RoomFollower {
 
   constructor(options: RoomFollowerOptions) {
     this.#options = options;
-    this.#box = h('input', { id: 'follow-room', type: 'checkbox', class: 'switch', role: 'switch', 'data-testid': 'follow-room' });
     this.#box.addEventListener('change', () => {
       this.#restart(true);
       options.onToggle(this.#box.checked);
     });
-    this.#status = h('span', { class: 'follow-status', 'data-testid': 'follow-status', 'aria-live': 'polite' });
     this.element = h(
       'div',
       { class: 'follow', title: 'Show what other peers ask for in this room, as they ask' },
       this.#box,
       h('label', { for: 'follow-room', class: 'switch-label' }, 'Follow room'),
       this.#status,
-      (this.#peerProgress = h('span', { class: 'peer-progress', 'data-testid': 'peer-progress', 'aria-live': 'polite' })),
+      this.#peerProgress,
     );
     this.#setStream('off');
     this.#peerJob = options.followJob ? new PeerJob(options.followJob, (jobId, progress) => this.#showPeerProgress(jobId, progress)) : null;

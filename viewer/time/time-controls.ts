@@ -32,8 +32,17 @@ export class TimeControls {
   readonly element: HTMLElement;
   readonly #slider: HTMLInputElement;
   readonly #play: HTMLButtonElement;
-  readonly #rate: HTMLInputElement;
-  readonly #readout: HTMLElement;
+  readonly #rate = h('input', {
+    type: 'number',
+    class: 'num step-rate',
+    min: 0.5,
+    max: 60,
+    step: 0.5,
+    value: DEFAULT_RATE,
+    'aria-label': 'steps per second',
+    'data-control': 'rate',
+  });
+  readonly #readout = h('output', { class: 'slice-value', 'data-testid': 'time-readout' });
   /** The step's time (with the result's time step and unit), and whether it is drawn coarse. */
   readonly #at: HTMLElement;
   readonly #actions: TimeControlsActions;
@@ -63,18 +72,7 @@ export class TimeControls {
     this.#slider.addEventListener('input', () => actions.seek(Number(this.#slider.value), 'drag'));
     this.#slider.addEventListener('change', () => actions.seek(Number(this.#slider.value), 'commit'));
     this.#play = iconButton('▶', 'Play', 'play', () => this.togglePlay());
-    this.#rate = h('input', {
-      type: 'number',
-      class: 'num step-rate',
-      min: 0.5,
-      max: 60,
-      step: 0.5,
-      value: DEFAULT_RATE,
-      'aria-label': 'steps per second',
-      'data-control': 'rate',
-    });
     this.#rate.addEventListener('change', () => this.#playing > 0 && actions.play(this.rate()));
-    this.#readout = h('output', { class: 'slice-value', 'data-testid': 'time-readout' });
     this.#at = h('div', { class: 'step-time', 'data-testid': 'time-at', hidden: dt === undefined });
     this.element = h(
       'div',
