@@ -8,14 +8,12 @@ import { h, replaceChildren } from '../dom.ts';
 
 export class FunctionList {
   readonly element: HTMLElement;
-  readonly #list: HTMLElement;
-  readonly #count: HTMLElement;
+  readonly #list = h('div', { class: 'function-list', role: 'list' });
+  readonly #count = h('span', { class: 'count' });
   #selected: string | null = null;
   #names = new Set<string>();
 
   constructor(private readonly onSelect: (fn: FunctionInfo) => void) {
-    this.#count = h('span', { class: 'count' });
-    this.#list = h('div', { class: 'function-list', role: 'list' });
     this.element = h(
       'section',
       { class: 'functions', hidden: true, 'data-testid': 'functions' },

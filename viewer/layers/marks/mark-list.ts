@@ -18,7 +18,14 @@ export interface MarkListActions {
 class MarkRow {
   readonly element: HTMLElement;
   readonly #kind = h('span', { class: 'mark-kind' });
-  readonly #label: HTMLInputElement;
+  readonly #label = h('input', {
+    type: 'text',
+    class: 'text mark-label',
+    maxlength: 256,
+    placeholder: 'label',
+    'aria-label': 'label',
+    'data-testid': 'mark-label',
+  });
   readonly #measure = h('span', { class: 'mark-measure', 'data-testid': 'mark-measure' });
   readonly #author = h('span', { class: 'mark-measure mark-author', 'data-testid': 'mark-author' });
   #mark: Annotation;
@@ -27,14 +34,6 @@ class MarkRow {
 
   constructor(mark: Annotation, actions: MarkListActions) {
     this.#mark = mark;
-    this.#label = h('input', {
-      type: 'text',
-      class: 'text mark-label',
-      maxlength: 256,
-      placeholder: 'label',
-      'aria-label': 'label',
-      'data-testid': 'mark-label',
-    });
     this.#label.addEventListener('focus', () => (this.#editing = this.#mark));
     this.#label.addEventListener('change', () => actions.relabel(this.#editing ?? this.#mark, this.#label.value.trim()));
     this.#label.addEventListener('blur', () => (this.#editing = null));

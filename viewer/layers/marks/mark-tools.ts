@@ -16,7 +16,14 @@ const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
 export class MarkTools {
   readonly element: HTMLElement;
   readonly #buttons: HTMLButtonElement[];
-  readonly #label: HTMLInputElement;
+  readonly #label = h('input', {
+    type: 'text',
+    class: 'text mark-new-label',
+    maxlength: 256,
+    placeholder: 'label for new marks',
+    'aria-label': 'label for new marks',
+    'data-testid': 'mark-new-label',
+  });
   readonly #status = h('p', { class: 'mark-status', 'data-testid': 'mark-status', 'aria-live': 'polite' });
 
   /** `choose` when the user picks a tool. */
@@ -29,14 +36,6 @@ export class MarkTools {
       );
       button.addEventListener('click', () => choose(tool));
       return button;
-    });
-    this.#label = h('input', {
-      type: 'text',
-      class: 'text mark-new-label',
-      maxlength: 256,
-      placeholder: 'label for new marks',
-      'aria-label': 'label for new marks',
-      'data-testid': 'mark-new-label',
     });
     this.element = h(
       'div',

@@ -24,13 +24,12 @@ export class ParamPanel {
   readonly element: HTMLElement;
   readonly #schema: ParameterSchema;
   readonly #fields: ParamField[] = [];
-  readonly #hostError: HTMLElement;
+  readonly #hostError = h('div', { class: 'panel-error', role: 'alert', hidden: true, 'data-testid': 'host-error' });
   readonly #unknown: UnknownParams;
   #values: Record<string, unknown> = {};
 
   constructor(options: ParamPanelOptions) {
     this.#schema = options.schema;
-    this.#hostError = h('div', { class: 'panel-error', role: 'alert', hidden: true, 'data-testid': 'host-error' });
     const required = new Set(options.schema.required ?? []);
     const list = h('div', { class: 'fields' });
     for (const [name, prop] of Object.entries(options.schema.properties ?? {})) {

@@ -9,13 +9,12 @@ import { h, replaceChildren } from '../../dom.ts';
 
 export class UnknownParams {
   readonly element: HTMLElement;
-  readonly #list: HTMLElement;
+  readonly #list = h('ul', { class: 'unknown-list' });
   readonly #onRemove: (name: string) => void;
 
   /** `onRemove` drops the named value (and sends the values without it). */
   constructor(onRemove: (name: string) => void) {
     this.#onRemove = onRemove;
-    this.#list = h('ul', { class: 'unknown-list' });
     this.element = h(
       'div',
       { class: 'unknown-params', hidden: true, 'data-testid': 'unknown-params' },
