@@ -47,8 +47,8 @@ const VR_LINES = 5;
 
 export class AnnotationPanel {
   readonly element: HTMLElement;
-  readonly #tools: MarkTools;
-  readonly #list: MarkList;
+  readonly #tools = new MarkTools((tool) => this.choose(tool));
+  readonly #list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
   readonly #drawing: MarkDrawing;
   readonly #placer: MarkPlacer;
   readonly #store: MarkStore;
@@ -62,8 +62,6 @@ export class AnnotationPanel {
   );
 
   constructor(options: AnnotationPanelOptions) {
-    this.#tools = new MarkTools((tool) => this.choose(tool));
-    this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
     this.#units = new MarkUnits(() => {
       this.#show(this.#store.list(), this.#store.known);

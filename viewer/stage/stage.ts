@@ -46,7 +46,7 @@ export class Stage {
   readonly renderer: THREE.WebGLRenderer;
   readonly scene = new THREE.Scene();
   readonly view: StageCamera;
-  readonly #grid: THREE.GridHelper;
+  readonly #grid = new THREE.GridHelper(10, 20, 0x2a3442, 0x18202b);
   /** Every layer hangs from it; identity on the page, placed in the room in VR (xr/). */
   readonly contentRoot = new THREE.Group();
   readonly layers: StageLayers;
@@ -92,7 +92,6 @@ export class Stage {
     const rim = new THREE.DirectionalLight(0x6aa8ff, 0.9);
     rim.position.set(-4, 2, -3);
     this.scene.add(rim);
-    this.#grid = new THREE.GridHelper(10, 20, 0x2a3442, 0x18202b);
     this.scene.add(this.#grid, this.contentRoot);
     this.renderer.xr.enabled = true;
 

@@ -32,13 +32,12 @@ export interface StepPlayerOptions {
 
 export class StepPlayer {
   readonly #options: StepPlayerOptions;
-  readonly #clock: StepClock;
+  readonly #clock = new StepClock(() => this.#beat());
   #t = 0;
   #drawn = -1;
 
   constructor(options: StepPlayerOptions) {
     this.#options = options;
-    this.#clock = new StepClock(() => this.#beat());
   }
 
   /** The step wanted. */
