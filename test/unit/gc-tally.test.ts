@@ -2,7 +2,7 @@
  * http/ops/gc-tally.ts: the garbage collections a host makes before /metrics is first asked
  * for are handed to prom-client's histogram with the same count, bucket and sum per kind.
  */
-import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,13 @@ function add(figures: Figures, kind: number, seconds: number): void {
 }
 
 type GcEntry = PerformanceEntry & { detail: { kind: number } };
-const KIND_NUMBERS = new Map([['minor', 1], ['major', 2], ['incremental', 4], ['weakcb', 8]]);
+/** Node's kind numbers by the names the tally gives them. */
+const KIND_NUMBERS = new Map([
+  ['minor', constants.NODE_PERFORMANCE_GC_MINOR],
+  ['major', constants.NODE_PERFORMANCE_GC_MAJOR],
+  ['incremental', constants.NODE_PERFORMANCE_GC_INCREMENTAL],
+  ['weakcb', constants.NODE_PERFORMANCE_GC_WEAKCB],
+]);
 
 /**
  * One trial: a tally counts while collections are forced. Node hands a collection's entry to
@@ -47,7 +53,7 @@ async function trial(): Promise<{ clean: boolean; handed: GcEntry[]; got: Figure
   const tally = new GcTally();
   observer.takeRecords();
   counting = true;
-  const minors = () => handed.filter((entry) => entry.detail.kind === 1).length;
+  const minors = () => handed.filter((entry) => entry.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR).length;
   for (let i = 0; i < 200 && minors() < 3; i++) {
     collect();
     for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
@@ -71,7 +77,7 @@ describe('GcTally', () => {
     const { handed, got, after } = result;
     const expected: Figures = new Map();
     for (const entry of handed) add(expected, entry.detail.kind, entry.duration / 1000);
-    expect(handed.filter((entry) => entry.detail.kind === 1).length).toBeGreaterThanOrEqual(3);
+    expect(handed.filter((entry) => entry.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR).length).toBeGreaterThanOrEqual(3);
     expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [kind, figures] of expected) {
       expect(got.get(kind)!.counts).toEqual(figures.counts);
