@@ -7,7 +7,8 @@
  */
 import { ANNOTATION_KINDS, type Annotation, type AnnotationInput } from '../wire/scene-types.ts';
 import { toAnnotation } from './annotation-record.ts';
-import { checkOptional, checkPoints, invalid, isRecord, refuseUnknown } from './check-annotation.ts';
+import { checkOptional, checkPoints, invalid, refuseUnknown } from './check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 const OPTIONAL = ['layer', 'label', 'color', 'properties', 'author'] as const;
 

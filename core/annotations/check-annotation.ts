@@ -10,6 +10,7 @@
  */
 import { ANNOTATION_KINDS, type AnnotationInput, type AnnotationKind, type Vec3 } from '../wire/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 export const MAX_LABEL_LENGTH = 256;
 export const MAX_AUTHOR_LENGTH = 64;
@@ -56,9 +57,6 @@ const describe = (value: unknown): string =>
           ? 'an object'
           : String(value);
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function checkKind(value: unknown, field: string): AnnotationKind {
   if (typeof value !== 'string' || !(ANNOTATION_KINDS as readonly string[]).includes(value))

@@ -7,7 +7,8 @@
  */
 import type { AnnotationInput } from '../wire/scene-types.ts';
 import { createHostError, HostError, isHostError, type HostErrorCode } from '../errors.ts';
-import { checkDrafts, isRecord } from './check-annotation.ts';
+import { checkDrafts } from './check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 import { parseAnnotationCsv } from './parse-annotation-csv.ts';
 import { inTurns } from '../memory/turn-batches.ts';
 

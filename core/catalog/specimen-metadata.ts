@@ -6,7 +6,7 @@
  * Every field that cannot be used is dropped with a line in `problems`, never a throw.
  */
 import { isValidSpecimenId } from './specimen-id.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 /** Normalised `specimen.json` fields. Paths are still as written (relative, unchecked). */
 export interface SpecimenMetadata {

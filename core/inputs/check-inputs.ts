@@ -19,7 +19,7 @@ import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders }
 import type { InputDeps } from './input-deps.ts';
 import { unreadableStatic } from './static-inputs.ts';
 import { checkSpecimenUse } from '../people/specimen-access.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 /** Checked values, and loaders for their inputs (absent when the function takes none). */
 export interface CheckedInputs {

@@ -7,7 +7,7 @@
 import type { LayerBlending, LayerChannel, LayerDisplay, LayerLabels } from '../wire/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
 import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 import {
   MAX_CHANNELS,
   MAX_CLIP_PLANES,

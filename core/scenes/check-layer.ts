@@ -7,7 +7,7 @@
  * and `by` are the host's to set: sent back, they are ignored.
  */
 import type { LayerDisplay, LayerKind, LayerSource, NewLayer } from '../wire/scene-types.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, onlyMembers } from './check-display.ts';
 import { checkSource } from './check-source.ts';
 import { LAYER_ID_PATTERN, MAX_LAYERS } from './scene-limits.ts';

@@ -10,7 +10,7 @@
  */
 import type { LayerSource, PointBinding } from '../wire/scene-types.ts';
 import { stableJson } from '../wire/stable-json.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 import { bad, onlyMembers } from './check-display.ts';
 import { MAX_BINDING_TEXT, MAX_BINDINGS, MAX_PARAMS_BYTES, MAX_SOURCE_NAME_LENGTH } from './scene-limits.ts';
 

@@ -10,7 +10,8 @@
  * id says nothing of this: anyone can hash anything.
  */
 import { createHostError, isHostError } from '../errors.ts';
-import { checkDraft, isRecord } from '../annotations/check-annotation.ts';
+import { checkDraft } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 import { DEFAULT_MAX_ANNOTATIONS } from '../annotations/annotation-store.ts';
 import { checkLayer, checkLayerId } from '../scenes/check-layer.ts';
 import { MAX_LAYERS } from '../scenes/scene-limits.ts';

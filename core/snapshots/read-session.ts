@@ -32,6 +32,7 @@ import {
   type SessionManifest,
   type SessionSpecimenFile,
 } from './session-layout.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 /** A session as read: the snapshot's id, document (its text, and checked) and time taken, and its results where they lie. */
 export interface ReadSession {
@@ -153,8 +154,8 @@ async function specimensOf(archive: Archive, named: ReadonlySet<string>): Promis
   for (const [name, entry] of archive.entries) {
     if (!name.startsWith(SPECIMENS_DIR)) continue;
     const { json, offset, length } = await headOf(archive, name, entry);
-    const header = json as Record<string, unknown>;
-    const id = typeof json === 'object' && json !== null && !Array.isArray(json) ? header.id : undefined;
+    const header = isRecord(json) ? json : {};
+    const id = header.id;
     if (typeof id !== 'string' || !named.has(id)) throw invalid(`'${name}' carries a specimen no layer of the snapshot names`);
     if (carried.has(id)) throw invalid(`'${name}' carries specimen '${id}' a second time`);
     if (typeof header.sha !== 'string' || !/^[0-9a-f]{64}$/.test(header.sha)) throw invalid(`'${name}' gives no 'sha' of its file`);

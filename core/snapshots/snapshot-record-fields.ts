@@ -8,7 +8,7 @@
  */
 import type { LayerProvenance, PublishedOrigin } from '../wire/provenance-types.ts';
 import type { LayerResult, LayerStale } from '../wire/scene-types.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 import type { AnnotationStamp } from '../annotations/annotation-record.ts';
 import { createHostError } from '../errors.ts';
 

@@ -13,7 +13,7 @@ import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { inputParameters, MAX_INPUT_DEPTH } from '../inputs/input-types.ts';
 import { StaticInputs } from '../inputs/static-inputs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { isRecord } from '../annotations/check-annotation.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 export interface TestInputSources {
   /** The specimens directory static inputs are read from. */

@@ -6,6 +6,7 @@
  * model files translate.
  */
 import type { ModelStep, ModelToolCall } from './agent-model.ts';
+import { isRecord } from '../../wire/json-object.ts';
 
 /** One piece of a call: its index in the reply, and what this piece says of it. */
 export interface CallPiece {
@@ -45,7 +46,7 @@ function parsedCall(call: { id: string; name: string; args: string }, i: number)
   let args: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(call.args || '{}');
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+    if (isRecord(parsed)) args = parsed;
   } catch {
     // Arguments that are not JSON reach the tool as none: it answers what it is missing.
   }

@@ -18,6 +18,7 @@ import { requestOrigin } from '../../exports/request-origin.ts';
 import { ToolImage, type HeadsetCalls, type ToolCallContext, type ToolDeps } from '../../mcp/mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES } from '../../mcp/mcp-tools.ts';
 import { mcpRoomUses } from '../../mcp/tool-rooms.ts';
+import { isRecord } from '../../wire/json-object.ts';
 
 /** The server's name and version as MCP clients see them. */
 const SERVER_INFO = { name: 'vitrine', version: '1' };
@@ -45,7 +46,7 @@ function asText(value: unknown): CallToolResult {
     return { content: [{ type: 'image', data, mimeType: value.mime }, { type: 'text', text: JSON.stringify(value.about) }] };
   }
   const text = JSON.stringify(value, null, 1);
-  const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
+  const structured = isRecord(value) ? { structuredContent: value } : {};
   return { content: [{ type: 'text', text }], ...structured };
 }
 
