@@ -5,31 +5,9 @@
  * their seconds added up: their ratio is the mean) and the tokens it counted in and out, and the
  * sockets and conversations this host holds now.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { AgentFigures } from '../../agent/agent-figures.ts';
-
-type Reader = (set: (labels: Record<string, string>, n: number) => void) => void;
-
-/** A counter set from a figure each time it is read. */
-export function counter(registry: Registry, name: string, help: string, labelNames: string[], read: Reader): void {
-  new Counter({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      read((labels, n) => {
-        if (n > 0) this.inc(labels, n);
-      });
-    },
-  });
-}
-
-/** A gauge set by `collect` each time it is read. */
-export function gauge(registry: Registry, name: string, help: string, collect: (g: Gauge) => void, labelNames: string[] = []): void {
-  new Gauge({ name, help, labelNames, registers: [registry], collect() { collect(this); } });
-}
+import { counter, gauge } from './figure-series.ts';
 
 export function registerAgentMetrics(registry: Registry, figures: AgentFigures): void {
   counter(registry, 'vitrine_agent_turns_total', 'Agent turns by how they ended (done, interrupted, failed)', ['outcome'], (set) => {

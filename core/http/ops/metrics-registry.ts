@@ -7,7 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry, collectDefaultMetrics, type Histogram, type Metric } from 'prom-client';
 import type { HostContext } from '../../host-context.ts';
-import { counter, gauge, registerAgentMetrics } from './agent-metrics.ts';
+import { registerAgentMetrics } from './agent-metrics.ts';
+import { counter, gauge } from './figure-series.ts';
 import { GC_BUCKETS, type GcTally } from './gc-tally.ts';
 import type { RequestDurations } from './request-durations.ts';
 import type { AgentFigures } from '../../agent/agent-figures.ts';
