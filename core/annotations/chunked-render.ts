@@ -26,7 +26,12 @@ const rowsOf = new WeakMap<Annotation, { columns: string; rows: string }>();
  * `render(a)` of every annotation, in order and joined by `separator`, as one text per batch
  * (a batch per turn of the event loop): `take` turns each batch's text into what is kept.
  */
-function renderBatches<T>(annotations: readonly Annotation[], render: (a: Annotation) => string, separator: string, take: (text: string) => T): Promise<T[]> {
+function renderBatches<T>(
+  annotations: readonly Annotation[],
+  render: (a: Annotation) => string,
+  separator: string,
+  take: (text: string) => T,
+): Promise<T[]> {
   return inTurns(annotations, BATCH, (batch, at) => take((at > 0 ? separator : '') + batch.map(render).join(separator)));
 }
 

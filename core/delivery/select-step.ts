@@ -97,7 +97,9 @@ export function selectStep(volume: StoredVolume, options: DeliveryOptions): { st
   const around = { ...spatial(volume), step: stepOf(volume, t, c) };
   if (c === 'magnitude') {
     const data = magnitudeOf(block(volume, layout, t, 0), block(volume, layout, t, 1), block(volume, layout, t, 2));
-    return { step: { type: 'volume', shape, dtype: 'float32', data, ...around, valueRange: [0, volume.magnitudeMax ?? 0] } as StoredVolume, finished: false };
+    const valueRange: [number, number] = [0, volume.magnitudeMax ?? 0];
+    const step = { type: 'volume', shape, dtype: 'float32', data, ...around, valueRange } as StoredVolume;
+    return { step, finished: false };
   }
   const step = { type: 'volume', shape, dtype: volume.dtype, data: block(volume, layout, t, c), ...around } as StoredVolume;
   const range = volume.channelRanges?.[c];

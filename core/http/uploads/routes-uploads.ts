@@ -123,7 +123,9 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       // Still before the file is read: it streams in below.
       const ext = extensionOf(name);
       const described = volumeFieldsOf(request.query, name);
-      const { bytes, id } = stream ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described)) : { bytes: Buffer.alloc(0), id: '' };
+      const { bytes, id } = stream
+        ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described))
+        : { bytes: Buffer.alloc(0), id: '' };
       const known = bytes.length > 0 ? await uploads.refresh(id, bytes.length) : null;
       if (known) return known;
       // Off the event loop, and refused before decoding when it would decode past the limit.
