@@ -9,9 +9,9 @@
  * (level 0 first, each level in Z-curve order) and a table of the fragments, packed in one
  * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
-import { smoothNormals } from '../labels/mesh-builder.ts';
-import { boundsOf } from '../delivery/cluster-mesh.ts';
-import { simplifyMesh } from '../delivery/simplify-mesh.ts';
+import { smoothNormals } from '../geometry/mesh-builder.ts';
+import { boundsOf } from '../geometry/cluster-mesh.ts';
+import { simplifyMesh } from '../geometry/simplify-mesh.ts';
 import { encodeDracoFragment } from './draco-fragment.ts';
 import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
 import { levelFragments, type Fragment } from './level-fragments.ts';

@@ -26,6 +26,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats/'],
   // Vocabulary: stored results, parameters, events, the wire types of the client.
   ['results/', 'params/', 'events/', 'client/', 'assets/'],
+  // Mesh geometry: a mesh grown in typed arrays with smooth normals, its box, its simplification
+  // (edge collapse, grid clustering). Below the three that shape surfaces (labels/, delivery/,
+  // meshes/), so none of them reaches sideways into another for it.
+  ['geometry/'],
   // The room cache and its budget, and answers made once for many readers; the Redis plumbing
   // every Redis half stands on (connections, keys and channels, the script table, pub/sub
   // fan-out, failures as 503s, time limits).
@@ -52,7 +56,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['bundles/'],
   ['registry/', 'delivery/'],
   // A surface's levels of detail (Neuroglancer's multi-resolution meshes, GLB fragments), over
-  // segmentations' surfaces and delivery's simplifier; built on the worker threads above.
+  // segmentations' surfaces and geometry's simplifier; built on the worker threads above.
   ['meshes/'],
   // The versions of each plugin a host keeps side by side: reloaded, swapped one plugin at a
   // time, and shared with a Redis service's other hosts (the share's memory and Redis homes).
