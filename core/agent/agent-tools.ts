@@ -18,6 +18,7 @@ import type { Identity } from '../people/users.ts';
 import { ToolImage, type HeadsetCalls, type ToolDeps } from '../mcp/mcp-tool.ts';
 import { callTool, isToolName, listTools, MCP_TOOLS, TOOL_NAMES, type ToolName } from '../mcp/mcp-tools.ts';
 import { toolRoomWant } from '../mcp/tool-rooms.ts';
+import { asRoomData } from './room-data.ts';
 import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
 
 /** Whether `who` may `want` the room (null), or why not. */
@@ -46,6 +47,11 @@ function takesRoom(name: string): boolean {
 
 function textPart(value: unknown): ModelPart {
   return { type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) };
+}
+
+/** A tool's answer as the model reads it: data between the markers (room-data.ts), never instructions. */
+function dataPart(value: unknown): ModelPart {
+  return { type: 'text', text: asRoomData(JSON.stringify(value ?? null)) };
 }
 
 export class AgentTools {
@@ -78,8 +84,8 @@ export class AgentTools {
         return callTool(context, call.name as ToolName, args);
       });
       // The picture is seen, not copied: a screenshot is megabytes.
-      if (value instanceof ToolImage) return answer([{ type: 'image', mime: value.mime, data: bytesOf(value.bytes) }, textPart(value.about)]);
-      return answer([textPart(value ?? null)]);
+      if (value instanceof ToolImage) return answer([{ type: 'image', mime: value.mime, data: bytesOf(value.bytes) }, dataPart(value.about)]);
+      return answer([dataPart(value)]);
     } catch (error) {
       if (isHostError(error)) return answer([textPart(error.message)], true);
       this.#deps.fault(call.name, error);
