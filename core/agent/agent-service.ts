@@ -9,6 +9,7 @@
 import type { WebSocket } from 'ws';
 import type { HostContext } from '../host-context.ts';
 import type { HeadsetCalls, ToolDeps } from '../mcp/mcp-tool.ts';
+import { actingFor } from '../people/acting-person.ts';
 import type { People } from '../people/people.ts';
 import { AgentFigures } from './agent-figures.ts';
 import { AgentRooms } from './agent-rooms.ts';
@@ -67,7 +68,7 @@ export class AgentService {
         tools: new AgentTools({
           ctx: deps.ctx,
           headsets: this.headsets,
-          right: this.#right,
+          acting: (identity) => actingFor(deps.people, identity),
           fault: (tool, error) => deps.warn(`agent tool '${tool}' failed`, error),
         }),
         turnTimeoutMs: options.agentTurnTimeoutSeconds * 1000,
