@@ -43,6 +43,7 @@ import { Replays } from '../history/replays.ts';
 import { ConversationRecord } from '../history/conversation-record.ts';
 import { hasMeshLevels } from '../meshes/has-levels.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { RemoteData } from '../remote/remote-data.ts';
 
 /** A host's services, put together; its home's people, client ids and agent relay, and its Redis service or data folder (null without). */
 export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | 'agentRelay'>, Pick<ResultStack, 'scale' | 'data'> {
@@ -132,6 +133,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
+    remotes: new RemoteData(options),
     published: workspace.published,
     rooms: workspace.rooms,
     history: workspace.history,

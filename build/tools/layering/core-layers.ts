@@ -15,6 +15,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'errors.ts',
     'redact-credentials.ts',
     'agent/agent-options.ts',
+    'remote/remote-options.ts',
     'loading/',
   ],
   // What a plugin writes and returns: the SDK's types. Keeping a thread within bounds: garbage
@@ -49,8 +50,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['scenes/'],
   // Stores of snapshots, whose documents are checked as scenes and marks are. Below delivery and
   // the worker threads that run them: a volume's pyramid (with the block reductions `max_dim`
-  // shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/'],
+  // shares), and a segmentation's label index, surfaces and renumbering. Images read in place
+  // from the remotes an operator names (their reads, cache and OME-Zarr metadata).
+  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/', 'remote/'],
   // A plugin bundle read once and checked file by file, its signature, and the checked bundles a
   // host keeps by bundle id; the host's options of plugin versions and trust.
   ['bundles/'],
