@@ -46,6 +46,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
+  // Edits of a labels layer: the ops on a chunked volume, undo and redo, and the stores that
+  // keep the edits (memory, data folder, Redis), each with its log entry in one write.
+  ['edits/'],
   // Stores of rooms' scenes (memory, disk and Redis), with the checks of what a scene may hold.
   ['scenes/'],
   // Stores of snapshots, whose documents are checked as scenes and marks are. Below delivery and
