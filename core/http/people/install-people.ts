@@ -99,10 +99,15 @@ async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[
 export interface PeopleHookOptions {
   defaultRoomId: string;
   userHeader: string;
-  /** Routes the admin token guards, where a token that is no user's answers as a wrong admin token (403). */
+  /** Routes the admin token guards, where an unknown token on a host with no users answers as a wrong admin token (403). */
   adminGuarded(request: FastifyRequest): boolean;
   /** The specimen of an id (whose room it was published for), for the routes that name one in their path. */
   specimen(id: string): RoomSpecimen | undefined;
+}
+
+/** Whether the host has any user (a token it is sent may then be one of theirs). */
+async function hasUsers(people: People): Promise<boolean> {
+  return (await people.stores.users.list()).length > 0;
 }
 
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
@@ -113,10 +118,12 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     try {
       return await people.identify(shown);
     } catch (error) {
-      // On an admin route a token that is no user's form is a wrong admin token (403); a user's
-      // token the host does not know is refused as on any route (401).
-      const wrongAdmin = isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && !bearsUserToken(shown.authorization);
-      if (wrongAdmin && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+      // A token the host does not know is refused as on any route (401), but on an admin route of
+      // a host that has no users, where the admin token is the only one it could be, it is a wrong
+      // admin token (403). Where users exist it may be anyone's (mistyped, or a removed user's),
+      // and so it is a 401 there, whatever its form.
+      const unknown = isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && !bearsUserToken(shown.authorization);
+      if (unknown && options.adminGuarded(request) && !(await hasUsers(people))) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
       throw error;
     }
   };
