@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { sessionSpecimens } from '../snapshots/service/session-specimens.ts';
+import { arraysIntoRoom } from '../snapshots/service/room-arrays.ts';
 import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
@@ -185,6 +186,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     published: workspace.published,
     hasLevels,
     carried: sessionSpecimens(sources),
+    arraysInto: (roomId, layers) => arraysIntoRoom(sources, roomId, layers),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });
