@@ -79,7 +79,8 @@ export function keptMember(clientId: number, user = 'anonymous'): KeptMember {
     identity: null,
     baseUrl: 'http://127.0.0.1:1',
     frames,
-    send: (frame) => void frames.push(frame as Record<string, unknown>),
+    // As the wire would carry it: a copy of the frame when sent, not what its objects become later.
+    send: (frame) => void frames.push(JSON.parse(JSON.stringify(frame)) as Record<string, unknown>),
     sendBytes: () => {},
   };
 }
@@ -89,10 +90,10 @@ export function memoryConversations(): ConversationRecord {
   return new ConversationRecord(new RoomRecorder(new MemoryRoomLog(3600)), async () => {});
 }
 
-/** One host's agent rooms in memory, with `model` and `tools`. */
-export function memoryAgentRooms(model: AgentModel | null, tools: AgentTools = handTools(), maxConversations = 4): AgentRooms {
+/** One host's agent rooms in memory, with `model` and `tools` (and the conversations' record, shared by a service's hosts). */
+export function memoryAgentRooms(model: AgentModel | null, tools: AgentTools = handTools(), maxConversations = 4, log = memoryConversations()): AgentRooms {
   return new AgentRooms({
-    log: memoryConversations(),
+    log,
     figures: new AgentFigures(),
     maxConversations,
     parts: { model, tools, turnTimeoutMs: 120_000, voice: () => null, fault: () => {} },
