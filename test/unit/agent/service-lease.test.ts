@@ -8,9 +8,9 @@
  * a holder whose lease was taken lets the room go and its own sockets join the new holder.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LEASE_MS, type AgentRelay, type RelayListener, type RelayMessage } from '../../../core/agent/agent-relay.ts';
+import { LEASE_MS, type AgentRelay, type RelayListener, type RelayMessage } from '../../../core/agent/service/agent-relay.ts';
 import type { AgentRooms } from '../../../core/agent/agent-rooms.ts';
-import { ServiceAgentRooms } from '../../../core/agent/service-agent-rooms.ts';
+import { ServiceAgentRooms } from '../../../core/agent/service/service-agent-rooms.ts';
 import type { ConversationRecord } from '../../../core/history/conversation-record.ts';
 import { handTools, keptMember, memoryAgentRooms, memoryConversations, type KeptMember } from '../../helpers/agent-parts.ts';
 
