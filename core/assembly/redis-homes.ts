@@ -5,7 +5,7 @@
  * the bytes snapshots pin and published files in the service's blob store. Who is in a room is
  * the service's roster, and live poses and rooms' agent frames cross hosts through its pub/sub.
  */
-import { RedisAgentRelay } from '../agent/redis-agent-relay.ts';
+import { RedisAgentRelay } from '../agent/service/redis-agent-relay.ts';
 import { RedisClientIds } from '../agent/redis-client-ids.ts';
 import { RedisAnnotationStore } from '../annotations/redis-annotation-store.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';

@@ -5,7 +5,7 @@
  * same room log, so each change of a room and its log entry are one write of that home (one
  * transaction of the data folder, one Redis script, one turn of memory).
  */
-import type { AgentRelay } from '../agent/agent-relay.ts';
+import type { AgentRelay } from '../agent/service/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';

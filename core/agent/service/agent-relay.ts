@@ -7,9 +7,9 @@
  * conversation says to each of them. A lone host has no relay (its rooms are all its own); the
  * Redis one (redis-agent-relay.ts) is beside it.
  */
-import type { ClientFrame } from './agent-frames.ts';
-import type { AgentMember } from './agent-member.ts';
-import type { BinaryHeader } from './binary-frame.ts';
+import type { ClientFrame } from '../agent-frames.ts';
+import type { AgentMember } from '../agent-member.ts';
+import type { BinaryHeader } from '../binary-frame.ts';
 
 /** A socket as its host describes it to the room's holder. */
 export type MemberCard = Omit<AgentMember, 'send' | 'sendBytes'>;

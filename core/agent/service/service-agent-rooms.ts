@@ -10,15 +10,15 @@
  * client's) goes to the holder. A lone host uses its own rooms alone (agent-rooms.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientFrame } from './agent-frames.ts';
-import type { AgentMember } from './agent-member.ts';
+import type { ClientFrame } from '../agent-frames.ts';
+import type { AgentMember } from '../agent-member.ts';
 import { LEASE_MS, type AgentRelay, type RelayMessage } from './agent-relay.ts';
-import type { AgentRooms } from './agent-rooms.ts';
-import type { AgentRoomsPort } from './agent-socket.ts';
-import type { BinaryFrame } from './binary-frame.ts';
+import type { AgentRooms } from '../agent-rooms.ts';
+import type { AgentRoomsPort } from '../agent-socket.ts';
+import type { BinaryFrame } from '../binary-frame.ts';
 import { FORWARDED_CALL_MS, RelayHolder } from './relay-holder.ts';
-import { createHostError, HostError, type HostErrorCode } from '../errors.ts';
-import type { HeadsetCalls, HeadsetToolName } from '../mcp/mcp-tool.ts';
+import { createHostError, HostError, type HostErrorCode } from '../../errors.ts';
+import type { HeadsetCalls, HeadsetToolName } from '../../mcp/mcp-tool.ts';
 
 /** How often a host looks whether the hosts it relays for, or to, still listen: well within the second a departure may take. */
 const LOOK_MS = 250;

@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
-import type { ScriptedRedis } from '../redis/redis-scripts.ts';
-import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { CHANNELS, KEYS } from '../../redis/redis-keys.ts';
+import type { ScriptedRedis } from '../../redis/redis-scripts.ts';
+import { orUnavailable } from '../../redis/redis-unavailable.ts';
 import { LEASE_MS, type AgentRelay, type RelayListener, type RelayMessage } from './agent-relay.ts';
-import { FrameProblem } from './agent-frames.ts';
-import { decodeBinary, encodeBinary } from './binary-frame.ts';
+import { FrameProblem } from '../agent-frames.ts';
+import { decodeBinary, encodeBinary } from '../binary-frame.ts';
 
 export class RedisAgentRelay implements AgentRelay {
   readonly self = randomUUID();
