@@ -14,9 +14,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   [
     'errors.ts',
     'redact-credentials.ts',
-    'agent/agent-options.ts',
-    'remote/remote-options.ts',
     'loading/',
+    // The option groups of concepts that stand above options.ts (the agent's), read by it from
+    // below so that no folder it gathers imports it back.
+    'options/',
   ],
   // What a plugin writes and returns: the SDK's types. Keeping a thread within bounds: garbage
   // collected when idle or under pressure, queued work refused past its bound.
@@ -116,8 +117,7 @@ export const KNOWN_EXCEPTIONS: readonly string[] = [];
 /**
  * Folders (or a file) inside a folder that are rooms of their own: a concept's service, which
  * stands high in the layers, kept beside the concept's store, which stands low
- * (`scenes/service/` above `scenes/`); the agent's options, low where options.ts reads them,
- * kept beside the agent they configure (`agent/agent-options.ts` below `agent/`).
+ * (`scenes/service/` above `scenes/`).
  */
 export const NESTED_ROOMS: readonly string[] = LAYERS.flat().filter((room) => room.indexOf('/') < room.length - 1);
 

@@ -12,7 +12,8 @@
  * Everything is named by the result's content, so every answer is immutable. A labels result's
  * OME-Zarr store (`{result_id}.zarr/meshes/`) answers the same files beside its `zarr.json`
  * (NGFF's mesh proposal). A result that is neither a labels volume nor a mesh over
- * `--mesh-lod-triangles`, an unknown segment or key: 404. Numbers in a key that are not digits
+ * `--mesh-lod-triangles`, an unknown segment or key: 404; so is a result of closed rooms to whoever
+ * may read none of them (serving/result-ids.ts says which rooms a result follows). Numbers in a key that are not digits
  * are an unknown key too (404, not a 400): the source is read as files, and a reader asks for
  * files that are there or not.
  */
@@ -188,7 +189,7 @@ async function keyAsked(ctx: MeshesContext, path: string, request: FastifyReques
   const inStore = params.id!.endsWith('.zarr');
   const id = inStore ? params.id!.slice(0, -'.zarr'.length) : params.id!;
   const key = path === '*' ? params['*']! : path.replace(/:([a-z]+)/g, (_, name: string) => params[name]!);
-  const result = isResultId(id) ? await ctx.resultIds.find(id, client) : null;
+  const result = isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   const subject = await ctx.meshes.subject(result, id, client);
   if (inStore && !subject.index) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', `meshes/${key}`, `${id}.zarr`);

@@ -56,6 +56,13 @@ class RelayHub {
           if (!this.dead.has(host)) for (const listener of this.listeners.get(host) ?? []) listener(message, Buffer.from(payload));
         });
       },
+      // Like Redis, a message to a host that died is lost, but a dead sender cannot send at all.
+      deliver: async (host: string, message: RelayMessage, payload: Uint8Array = Buffer.alloc(0)) => {
+        alive();
+        queueMicrotask(() => {
+          if (!this.dead.has(host)) for (const listener of this.listeners.get(host) ?? []) listener(message, Buffer.from(payload));
+        });
+      },
       listening: async (hosts) => (alive(), new Set(hosts.filter((host) => !this.dead.has(host)))),
       onMessage: (listener) => void this.listeners.set(self, [...(this.listeners.get(self) ?? []), listener]),
       close: async () => {},
