@@ -134,7 +134,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
-    remotes: new RemoteData(options),
+    remotes: new RemoteData({ ...options, budget: stack.budget }),
     published: workspace.published,
     rooms: workspace.rooms,
     history: workspace.history,

@@ -6,6 +6,7 @@
  * within a `max_dim`), and the volumes read last are held so their result ids (the OME-Zarr
  * stores, blob URLs) keep answering while they are shown.
  */
+import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { MemoryRemoteCache } from './memory-remote-cache.ts';
 import { openRemoteImage, type RemoteImage } from './remote-image.ts';
@@ -23,6 +24,8 @@ export interface RemoteDataOptions {
   s3Endpoint: string | null;
   /** Where remote bytes are kept; default: memory, a budget of `maxRemoteBytes`. */
   cache?: RemoteCache;
+  /** The host's result budget: the levels read are held in it as any result is (so their ids answer), and dropped by it. */
+  budget: Pick<ResultBudget<StoredResult>, 'hold' | 'release'>;
 }
 
 /** A specimen published from a remote: what it shows of which image. */
@@ -56,19 +59,19 @@ export interface RemoteSpecimenInfo {
   published_at: number;
 }
 
-/** Volumes held at once (the levels read last, each with its result id). */
-const HELD_VOLUMES = 8;
-
 export class RemoteData {
   readonly list: RemoteList;
   readonly reads: RemoteReads;
   readonly maxRemoteBytes: number;
   readonly #specimens = new Map<string, RemoteSpecimen>();
+  /** The levels read, by `id\nlevel`, while the host's result budget holds them. */
   readonly #held = new Map<string, Promise<StoredResult>>();
+  readonly #budget: RemoteDataOptions['budget'];
 
   constructor(options: RemoteDataOptions) {
     this.list = new RemoteList(options.remotes);
     this.maxRemoteBytes = options.maxRemoteBytes;
+    this.#budget = options.budget;
     const cache = options.cache ?? new MemoryRemoteCache(options.maxRemoteBytes);
     const reads = { timeoutMs: options.remoteTimeoutSeconds * 1000, maxAnswerBytes: options.maxRemoteBytes, s3Endpoint: options.s3Endpoint };
     this.reads = new RemoteReads(reads, cache);
@@ -95,13 +98,22 @@ export class RemoteData {
     const specimen: RemoteSpecimen = { id, input: { ...input, labels }, image: { ...image, labels }, published_at: Date.now() };
     const replaced = this.#specimens.has(id);
     this.#specimens.set(id, specimen);
-    for (const key of this.#held.keys()) if (key.startsWith(`${id}\n`)) this.#held.delete(key);
+    this.#letGo(id);
     return { replaced, info: infoOf(specimen) };
   }
 
   remove(id: string): boolean {
-    for (const key of this.#held.keys()) if (key.startsWith(`${id}\n`)) this.#held.delete(key);
+    this.#letGo(id);
     return this.#specimens.delete(id);
+  }
+
+  /** Lets go of the levels read of specimen `id` (replaced or removed). */
+  #letGo(id: string): void {
+    for (const [key, held] of this.#held) {
+      if (!key.startsWith(`${id}\n`)) continue;
+      this.#held.delete(key);
+      void held.then((result) => this.#budget.release(result, `remote:${key}`)).catch(() => {});
+    }
   }
 
   /** The level a reader gets: within `max_dim` when it asks for one, else the finest within the byte budget. */
@@ -110,20 +122,18 @@ export class RemoteData {
     return maxDim !== undefined ? levelForMaxDim(image, input.level, maxDim) : levelWithin(image, input.level, input, this.maxRemoteBytes);
   }
 
-  /** Level `level` of the specimen as a volume result, read once and held while it is among the last read. */
+  /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */
   volume(specimen: RemoteSpecimen, level: number, signal?: AbortSignal): Promise<StoredResult> {
     const key = `${specimen.id}\n${level}`;
     const held = this.#held.get(key);
-    if (held) {
-      this.#held.delete(key);
-      this.#held.set(key, held);
-      return held;
-    }
+    if (held) return held;
     const reading = readRemoteVolume(specimen.image, level, specimen.input, signal);
     this.#held.set(key, reading);
-    // A failed read is not held: the next asks the remote again (it may be back).
-    reading.catch(() => this.#held.get(key) === reading && this.#held.delete(key));
-    while (this.#held.size > HELD_VOLUMES) this.#held.delete(this.#held.keys().next().value!);
+    reading.then(
+      (result) => this.#budget.hold(result, `remote:${key}`, () => this.#held.get(key) === reading && this.#held.delete(key)),
+      // A failed read is not held: the next asks the remote again (it may be back).
+      () => this.#held.get(key) === reading && this.#held.delete(key),
+    );
     return reading;
   }
 }

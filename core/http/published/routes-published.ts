@@ -22,6 +22,7 @@ import { parseFileBody } from '../../published/file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
 import type { RoomUse } from '../../people/room-access.ts';
 import { isRemoteBody, readRemotePublish } from '../../remote/remote-publish-input.ts';
+import { REMOTE_SOURCE, remoteRecord } from './remote-record.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -124,6 +125,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       // A remote image is published without copying it: its metadata is read, nothing else.
       if (!isFileBody(request) && isRemoteBody(request.body)) {
         const { replaced, info } = await ctx.remotes.publish(id, readRemotePublish(request.body));
+        ctx.catalog.setSource(`${REMOTE_SOURCE}:${id}`, 'published', [remoteRecord(ctx.remotes, info)]);
         reply.code(replaced ? 200 : 201);
         return info;
       }
@@ -148,7 +150,10 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       const { id } = request.params;
       await published.refresh();
       checkPublishable(ctx, id);
-      if (ctx.remotes.remove(id)) return reply.code(204).send();
+      if (ctx.remotes.remove(id)) {
+        ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
+        return reply.code(204).send();
+      }
       if (!(await published.remove(id))) throw createHostError('SPC_ERR_PUBLISHED_NOT_FOUND', id);
       return reply.code(204).send();
     },

@@ -14,6 +14,7 @@ import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
 import type { LayerKind, LayerSource, SceneLayer } from '../../wire/scene-types.ts';
 import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
+import type { RemoteData } from '../../remote/remote-data.ts';
 import { createHostError, HostError, isHostError } from '../../errors.ts';
 import { specimenType } from '../../registry/specimen-functions.ts';
 import { readableSpecimen } from '../../registry/readable-specimen.ts';
@@ -38,6 +39,8 @@ export type LayerSourceDeps = RoomRequestDeps & {
   annotations: RoomAnnotations;
   /** Plugin versions kept side by side, for sources that pin one. */
   plugins?: PinDeps['plugins'];
+  /** Specimens published from a remote: read in place, the finest level within the host's byte budget. */
+  remotes?: Pick<RemoteData, 'specimen' | 'levelFor' | 'volume'>;
 };
 
 /**
@@ -184,6 +187,9 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
   if (resolved.kind === 'file') {
     const data = resolved.record.data;
     throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
+  } else if (resolved.kind === 'static' && deps.remotes?.specimen(resolved.record.id)) {
+    const remote = deps.remotes.specimen(resolved.record.id)!;
+    result = await deps.remotes.volume(remote, deps.remotes.levelFor(remote), signal);
   } else if (resolved.kind === 'static') {
     const file = staticFileSource(resolved.record);
     // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.
