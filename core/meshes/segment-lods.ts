@@ -17,7 +17,8 @@ import { planLods, type LodPlan } from './lod-plan.ts';
 import { coarser, cutLevel, meanEdge, type LevelMesh, type LevelOut } from './level-steps.ts';
 import { packLevelSet, type FragmentEntry, type SegmentLods } from './level-set.ts';
 import { blockLevels, PIECE_TRIANGLES } from './block-lods.ts';
-import { simplifyMesh } from '../delivery/simplify-mesh.ts';
+import { simplifyLocked } from './locked-simplify.ts';
+import type { LockedMesh } from './block-clip.ts';
 
 /** A surface in its stored model coordinates, and the transform (3 × 4, row-major, no rotation) into physical units. */
 export interface LodSource {
@@ -56,13 +57,13 @@ export async function buildSegmentLods(source: LodSource, options: LodBuildOptio
   const transform = source.transform;
   const pieces = options.pieceTriangles ?? PIECE_TRIANGLES;
   const outs: LevelOut[] = [];
-  let mesh: LevelMesh;
+  let mesh: LockedMesh;
   if (triangles > pieces) {
     const blocks = await blockLevels({ type: 'mesh', vertices: source.positions, indices: source.indices }, plan, transform, pieces);
     outs.push(...blocks.levels);
-    mesh = blocks.union;
+    mesh = unlocked(blocks.union);
   } else {
-    mesh = { type: 'mesh', vertices: source.positions, indices: source.indices };
+    mesh = unlocked({ type: 'mesh', vertices: source.positions, indices: source.indices });
     const cut = await cutLevel(mesh, plan, 0, transform);
     outs.push({ ...cut, scale: meanEdge(mesh.vertices, mesh.indices) });
   }
@@ -70,11 +71,21 @@ export async function buildSegmentLods(source: LodSource, options: LodBuildOptio
     const below = outs[level - 1]!.triangles;
     // What cutting added to the level below, foreseen for this one.
     const inflation = below / (mesh.indices.length / 3);
-    const next = await coarser(mesh, below, inflation, (simpler) => cutLevel(simpler, plan, level, transform), simplifyMesh);
+    const next = await coarser(mesh, below, inflation, (simpler) => cutLevel(simpler, plan, level, transform), simplifyLocked);
     mesh = next.mesh;
     outs.push({ ...next.cut, scale: meanEdge(mesh.vertices, mesh.indices) });
   }
   return packLevels(plan, transform, outs);
+}
+
+/**
+ * A whole level's mesh, nothing held still. Simplified as the blocks are: clustering where edge
+ * collapse stalls (a surface of many handles, a gyroid's, cannot keep them all in a few
+ * thousand triangles) is taken only when it keeps at least a quarter of the aim, so a coarse
+ * level is never a handful of triangles.
+ */
+function unlocked(mesh: LevelMesh): LockedMesh {
+  return { ...mesh, lock: new Uint8Array(mesh.vertices.length / 3) };
 }
 
 /** The levels packed as a set: the manifest, both fragment files (level 0 first) and the table. */
