@@ -25,6 +25,13 @@ import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
+/**
+ * The share of `--cache-max-bytes` one level-set build may hold: the host keeps within 1.5 times
+ * the cache (and its own 300 MiB), the cache itself taking up to once, so a build gets the half
+ * beyond it.
+ */
+export const BUILD_SHARE = 0.5;
+
 /** A mesh result's one surface. */
 export const MESH_SEGMENT = 1;
 
@@ -112,7 +119,8 @@ export class MeshLods {
   /** The failure of a build, as the error every later ask of the segment answers. */
   #keptFailed(result: StoredResult, segment: number, error: unknown): HostError {
     const why = isHostError(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const kept = wrapHostError(error, 'SPC_ERR_MESH_LEVELS_FAILED', String(segment), why);
+    // A refusal the host made says why itself; anything else is told as a failed build.
+    const kept = isHostError(error) ? error : wrapHostError(error, 'SPC_ERR_MESH_LEVELS_FAILED', String(segment), why);
     let failed = this.#failed.get(result);
     if (!failed) this.#failed.set(result, (failed = new Map()));
     failed.set(segment, kept);
@@ -130,7 +138,14 @@ export class MeshLods {
       this.counts.found++;
       return found;
     }
-    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source }));
+    const maxBytes = this.#deps.budget.maxBytes * BUILD_SHARE;
+    const built = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source, maxBytes }));
+    if ('refused' in built) {
+      const { triangles, bytes } = built.refused;
+      const mib = (n: number) => `${Math.ceil(n / 2 ** 20)} MiB`;
+      throw createHostError('SPC_ERR_MESH_LEVELS_TOO_LARGE', String(segment), String(triangles), mib(bytes), mib(maxBytes));
+    }
+    const { lods, keptId } = built;
     this.counts.built++;
     kept?.keep(name, lods, keptId).then(
       () => void this.counts.kept++,
