@@ -36,6 +36,7 @@ import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults, type ResultStack } from './assemble-results.ts';
 import { assembleWorkspace, type Workspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
+import { LabelsEditing } from '../edits/service/labels-editing.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
@@ -53,7 +54,7 @@ export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | '
   /** `app.vitrine`. */
   handle: VitrineHandle;
   /** What some route groups alone read, beside the services they share (`ctx`). */
-  own: Pick<OwnRouteServices, 'pyramids' | 'meshes' | 'replays'>;
+  own: Pick<OwnRouteServices, 'pyramids' | 'meshes' | 'replays' | 'editing'>;
   /** What federation takes of this host: its own results and jobs, the invokers, the reload's hooks. */
   federation: FederationPort;
   scheduler: RoomScheduler;
@@ -202,7 +203,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), info: (line) => log.info(line), afterSwap }),
-    own: { pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget), meshes, replays },
+    own: {
+      pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
+      meshes,
+      replays,
+      editing: new LabelsEditing({ scenes, sources: base, store: workspace.edits }),
+    },
     federation: {
       local: createLocalRuns(stack.local.results, stack.local.jobs),
       relay: stack.scale?.relay ?? null,

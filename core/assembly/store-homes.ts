@@ -8,6 +8,7 @@
 import type { AgentRelay } from '../agent/service/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { EditStore } from '../edits/edit-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { RoomLogStore } from '../history/room-log-store.ts';
@@ -28,6 +29,8 @@ export interface StoreHomes {
   board: RoomBoard;
   scenes: SceneStore;
   annotations: AnnotationStore;
+  /** Labels layers' edits. */
+  edits: EditStore;
   snapshots: SnapshotStore;
   /** What keeps the results snapshots show. */
   pins: ResultPins;

@@ -7,7 +7,7 @@
  */
 import { createHostError, type HostError } from '../errors.ts';
 import { isRecord } from '../wire/json-object.ts';
-import type { ClientEdit, MergeEdit, NamesEdit, PaintEdit, SplitEdit, Voxel } from './edit-types.ts';
+import type { ClientEdit, MergeEdit, NamesEdit, PaintEdit, SplitEdit, Voxel } from '../wire/edit-types.ts';
 import { DTYPE_MAX, type LabelDtype } from './label-volume.ts';
 
 /** Bounds of an edit. */

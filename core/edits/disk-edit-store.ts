@@ -10,7 +10,7 @@ import { DISK } from '../durable/disk-keys.ts';
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { LogWriter } from '../history/room-log-store.ts';
-import { LABELS_EVENT, type EditRecord } from './edit-types.ts';
+import { LABELS_EVENT, type EditRecord } from '../wire/edit-types.ts';
 import { editChange, type EditDraft, type EditStore } from './edit-store.ts';
 
 export class DiskEditStore implements EditStore {

@@ -11,7 +11,7 @@
  */
 import { currentActor } from '../history/request-actor.ts';
 import type { LogChange } from '../history/room-log-store.ts';
-import { EDIT_LOG_TYPE, type EditRecord, type EditSummary, type LabelEdit } from './edit-types.ts';
+import { EDIT_LOG_TYPE, type EditRecord, type EditSummary, type LabelEdit } from '../wire/edit-types.ts';
 
 /** An edit as a writer hands it over: the edit and what it changed. */
 export interface EditDraft extends EditSummary {

@@ -151,9 +151,10 @@ export class LabelVolume {
     }
   }
 
-  /** The whole volume in C order, as the base's bytes with the changed chunks written in. */
+  /** The whole volume in C order, as the base's bytes with the changed chunks written in (in shared memory: a result's array). */
   toArray(): LabelArray {
-    const out = this.#base.slice();
+    const out = new (ARRAYS[this.dtype] as unknown as new (buffer: SharedArrayBuffer) => LabelArray)(new SharedArrayBuffer(this.#base.byteLength));
+    out.set(this.#base);
     const c = this.chunk;
     const [, ny, nx] = this.shape;
     for (const [key, chunk] of this.#own) {

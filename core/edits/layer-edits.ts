@@ -13,7 +13,7 @@
  * undo newest first. Asked to undo an undo, the host redoes its edit; to undo a redo, undoes it.
  */
 import { createHostError } from '../errors.ts';
-import type { ChangedSegments, EditRecord, EditSummary, LabelEdit, ListedEdit } from './edit-types.ts';
+import type { ChangedSegments, EditRecord, EditSummary, LabelEdit, ListedEdit } from '../wire/edit-types.ts';
 import type { LabelTables } from './label-tables.ts';
 import type { LabelVolume } from './label-volume.ts';
 import { mergeOp, type OpOutcome } from './merge-op.ts';

@@ -3,7 +3,7 @@
  * A merge: every voxel of each listed segment becomes the first one's. Only the chunks the
  * other segments lie in are looked at. Every listed id must be present in the layer.
  */
-import type { ChangedSegments, MergeEdit } from './edit-types.ts';
+import type { ChangedSegments, MergeEdit } from '../wire/edit-types.ts';
 import { invalid } from './check-edit.ts';
 import type { LabelVolume } from './label-volume.ts';
 import { ChangeList, type EditChanges } from './voxel-changes.ts';

@@ -3,7 +3,7 @@
  * A names edit: entries of the label tables set (or, with null, taken out). Each entry that
  * changed is kept with what it held, so an undo puts it back; no voxel changes.
  */
-import type { NamesEdit } from './edit-types.ts';
+import type { NamesEdit } from '../wire/edit-types.ts';
 import type { LabelTables } from './label-tables.ts';
 import type { LabelVolume } from './label-volume.ts';
 import type { OpOutcome } from './merge-op.ts';

@@ -4,7 +4,7 @@
  * radius, cut at the grid's edges), or of a list of voxels, becomes `label` (0 erases); with
  * `only`, only the voxels that hold `only` now.
  */
-import type { PaintEdit } from './edit-types.ts';
+import type { PaintEdit } from '../wire/edit-types.ts';
 import type { LabelVolume } from './label-volume.ts';
 import type { OpOutcome } from './merge-op.ts';
 import { ChangeList } from './voxel-changes.ts';

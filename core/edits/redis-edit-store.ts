@@ -10,7 +10,7 @@ import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import type { RedisRoomLog } from '../history/redis-room-log.ts';
-import type { EditRecord } from './edit-types.ts';
+import type { EditRecord } from '../wire/edit-types.ts';
 import { editChange, type EditDraft, type EditStore } from './edit-store.ts';
 
 export class RedisEditStore implements EditStore {

@@ -6,7 +6,7 @@
  * distance by two groups goes to the lower one. Group 0 keeps `a`; group g (g ≥ 1) takes the
  * id g past the largest the layer has ever held; voxels of `a` that no seed reaches keep `a`.
  */
-import type { SplitEdit } from './edit-types.ts';
+import type { SplitEdit } from '../wire/edit-types.ts';
 import { invalid } from './check-edit.ts';
 import { DTYPE_MAX, type LabelVolume } from './label-volume.ts';
 import type { OpOutcome } from './merge-op.ts';

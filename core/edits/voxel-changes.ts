@@ -5,7 +5,7 @@
  * the box of the voxels. An undo is these read backwards; an edit's conflicts with later ones
  * are the voxels and entries they share.
  */
-import type { VoxelBox } from './edit-types.ts';
+import type { VoxelBox } from '../wire/edit-types.ts';
 
 /** A label table of the layer: `label_names` or `label_colors`. */
 export type LabelTable = 'label_names' | 'label_colors';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataStore } from '../../core/durable/data-store.ts';
 import { DiskEditStore } from '../../core/edits/disk-edit-store.ts';
 import type { EditDraft, EditStore } from '../../core/edits/edit-store.ts';
-import type { EditRecord } from '../../core/edits/edit-types.ts';
+import type { EditRecord } from '../../core/wire/edit-types.ts';
 import { MemoryEditStore } from '../../core/edits/memory-edit-store.ts';
 import { RedisEditStore } from '../../core/edits/redis-edit-store.ts';
 import { ROOM_CHANNEL_PREFIX } from '../../core/events/channels.ts';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkEdit } from '../../core/edits/check-edit.ts';
-import type { ClientEdit, EditRecord, LabelEdit, Voxel } from '../../core/edits/edit-types.ts';
+import type { ClientEdit, EditRecord, LabelEdit, Voxel } from '../../core/wire/edit-types.ts';
 import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';

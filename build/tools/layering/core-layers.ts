@@ -88,6 +88,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['published/'],
   ['rooms/service/'],
   ['scenes/service/'],
+  // Edits of rooms' labels layers: each layer loaded over its base result, edits kept in one order.
+  ['edits/service/'],
   ['snapshots/service/'],
   ['exports/'],
   // The services the routes share.
