@@ -7,6 +7,7 @@
  * client's. On a service a room's conversation is held by one host for all (service-agent-rooms.ts).
  */
 import type { WebSocket } from 'ws';
+import { isHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { HeadsetCalls, ToolDeps } from '../mcp/mcp-tool.ts';
 import { actingFor } from '../people/acting-person.ts';
@@ -50,12 +51,15 @@ export class AgentService {
 
   constructor(deps: AgentServiceDeps) {
     this.#deps = deps;
+    // A refusal (the room's access says no) is an answer; a fault on the way (the access store
+    // unreachable: Redis away) is thrown, so it is logged and told as a fault, never as "you may not".
     this.#right = async (roomId, who, want) => {
       try {
         await deps.people.check(roomId, who, want);
         return null;
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        if (isHostError(error) && error.statusCode < 500) return error.message;
+        throw error;
       }
     };
     const options = deps.ctx.options;

@@ -21,7 +21,7 @@ import { toolRoomWant } from '../mcp/tool-rooms.ts';
 import { asRoomData } from './room-data.ts';
 import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
 
-/** Whether `who` may `want` the room (null), or why not. */
+/** Whether `who` may `want` the room (null), or why not; a fault on the way (the access store away) is thrown. */
 export type RoomRight = (roomId: string, who: Identity | null, want: Want) => Promise<string | null>;
 
 /** Who a turn is, for the tools it makes the agent call. */

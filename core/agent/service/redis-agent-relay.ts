@@ -59,8 +59,12 @@ export class RedisAgentRelay implements AgentRelay {
     await this.#redis.vAgentRelease(roomId, this.self).catch(() => {});
   }
 
-  send(host: string, message: RelayMessage, payload: Uint8Array = Buffer.alloc(0)): void {
-    this.#redis.publish(CHANNELS.agentHost(host), encodeBinary(message as unknown as Record<string, unknown>, payload)).catch(() => {});
+  send(host: string, message: RelayMessage, payload?: Uint8Array): void {
+    this.deliver(host, message, payload).catch(() => {});
+  }
+
+  async deliver(host: string, message: RelayMessage, payload: Uint8Array = Buffer.alloc(0)): Promise<void> {
+    await orUnavailable(this.#redis.publish(CHANNELS.agentHost(host), encodeBinary(message as unknown as Record<string, unknown>, payload)));
   }
 
   async listening(hosts: string[]): Promise<Set<string>> {

@@ -86,13 +86,14 @@ export class ServiceAgentRooms implements AgentRoomsPort, HeadsetCalls {
   async frame(roomId: string, member: AgentMember, frame: ClientFrame): Promise<void> {
     const holder = await this.#route(roomId);
     if (holder === this.#relay.self) return this.#rooms.frame(roomId, member, frame);
-    this.#relay.send(holder, { kind: 'frame', room: roomId, from: this.#relay.self, clientId: member.clientId, frame });
+    // Awaited: a frame that cannot cross (Redis away) is told to its sender, not lost unsaid.
+    await this.#relay.deliver(holder, { kind: 'frame', room: roomId, from: this.#relay.self, clientId: member.clientId, frame });
   }
 
   async binary(roomId: string, member: AgentMember, frame: BinaryFrame): Promise<void> {
     const holder = await this.#route(roomId);
     if (holder === this.#relay.self) return this.#rooms.binary(roomId, member, frame);
-    this.#relay.send(holder, { kind: 'binary', room: roomId, from: this.#relay.self, clientId: member.clientId, header: frame.header }, frame.payload);
+    await this.#relay.deliver(holder, { kind: 'binary', room: roomId, from: this.#relay.self, clientId: member.clientId, header: frame.header }, frame.payload);
   }
 
   /** A headset tool call: run by the room's holder, wherever it is. */
