@@ -32,7 +32,7 @@ class RelayHub {
     const alive = () => {
       if (this.dead.has(self)) throw new Error(`${self} is dead`);
     };
-    return {
+    const relay: AgentRelay = {
       self,
       holder: async (room) => (alive(), this.#owner(room)),
       claim: async (room, gone = '') => {
@@ -56,17 +56,15 @@ class RelayHub {
           if (!this.dead.has(host)) for (const listener of this.listeners.get(host) ?? []) listener(message, Buffer.from(payload));
         });
       },
-      // Like Redis, a message to a host that died is lost, but a dead sender cannot send at all.
-      deliver: async (host: string, message: RelayMessage, payload: Uint8Array = Buffer.alloc(0)) => {
+      deliver: async (host, message, payload) => {
         alive();
-        queueMicrotask(() => {
-          if (!this.dead.has(host)) for (const listener of this.listeners.get(host) ?? []) listener(message, Buffer.from(payload));
-        });
+        relay.send(host, message, payload);
       },
       listening: async (hosts) => (alive(), new Set(hosts.filter((host) => !this.dead.has(host)))),
       onMessage: (listener) => void this.listeners.set(self, [...(this.listeners.get(self) ?? []), listener]),
       close: async () => {},
     };
+    return relay;
   }
 }
 
