@@ -12,6 +12,7 @@ import { checkSpecimenUse } from '../people/specimen-access.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
+import { EDIT_TOOLS } from './edit-tools.ts';
 import { HEADSET_TOOLS } from './headset-tools.ts';
 import { HISTORY_TOOLS } from './history-tools.ts';
 import { JOB_TOOLS } from './job-tools.ts';
@@ -107,6 +108,7 @@ export const MCP_TOOLS = {
   ...JOB_TOOLS,
   ...ANNOTATION_TOOLS,
   ...SCENE_TOOLS,
+  ...EDIT_TOOLS,
   ...HISTORY_TOOLS,
   ...HEADSET_TOOLS,
 } satisfies Record<string, McpTool>;
