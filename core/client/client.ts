@@ -15,6 +15,7 @@ import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
 import { MeshLevels } from './mesh-levels.ts';
+import { LayerEdits } from './layer-edits.ts';
 import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import { agentUrl, liveUrl, type AgentWho, type LiveWho } from './live-url.ts';
@@ -227,6 +228,11 @@ export class VitrineClient implements JobEndpoints {
   /** A room's scene (scene-client.ts): layers read, replaced, added, changed, removed; snapshots taken and restored. */
   scene(room: string): SceneClient {
     return new SceneClient(this.#http, room);
+  }
+
+  /** A labels layer's edits (layer-edits.ts): merge, split, paint, names; undo, redo; the list; any version's labels. */
+  edits(room: string, layer: string): LayerEdits {
+    return new LayerEdits(this.#http, room, layer);
   }
 
   /** A result's levels of detail (its surfaces' octrees of fragments, mesh-levels.ts), by its `X-Result-Id`. */

@@ -18,8 +18,8 @@ import type { RoomEvent, RoomPeer } from '../wire/room-types.ts';
 
 /** The events of a room's entry and view: what a follower gets unless it asks for every event. */
 const ENTRY_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view']);
-/** Every room event, a scene's and annotations' too, a snapshot taken, the conversation, and who comes and goes (to a follower that names itself). */
-const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation', 'snapshot', 'presence', 'replay', 'conversation']);
+/** Every room event: a scene's, annotations', a snapshot taken, the conversation, labels edits, who comes and goes (to a named follower). */
+const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation', 'snapshot', 'presence', 'replay', 'conversation', 'labels']);
 
 /** Options of `followRoom`. */
 export interface FollowRoomOptions extends FollowOptions {

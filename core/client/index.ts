@@ -19,6 +19,9 @@ export type { ClientOptions, DataOptions, InvokeOptions } from './client-options
 export { SceneClient } from './scene-client.ts';
 export type { ReplaceOptions } from './scene-client.ts';
 export { MeshLevels } from './mesh-levels.ts';
+export { LayerEdits } from './layer-edits.ts';
+export type { EditOptions, EditPage, LabelsAtVersion } from './layer-edits.ts';
+export type * from '../wire/edit-types.ts';
 export type * from '../wire/mesh-level-types.ts';
 export type { JobFlowOptions, LoadOptions } from './load-job.ts';
 export { RoomAnnotations } from './room-annotations.ts';
