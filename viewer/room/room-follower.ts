@@ -20,6 +20,7 @@
 import { isAbortError } from '../../core/client/errors.ts';
 import type { RoomFailed, RoomScene } from '../../core/wire/scene-types.ts';
 import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../core/wire/room-types.ts';
+import type { LabelsEvent } from '../../core/wire/edit-types.ts';
 import type { ConversationEntry } from '../../core/wire/agent-types.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import { h } from '../dom.ts';
@@ -58,6 +59,8 @@ export interface RoomFollowerOptions {
   presence?(event: RoomEvent): void;
   /** Each `replay` event: a replay playing into the room changed pace. */
   replay?(event: RoomEvent): void;
+  /** Each `labels` event: an edit of one of the room's segmentations. */
+  labels?(edit: LabelsEvent): void;
   /** Each `conversation` event: an entry of the room's conversation with its agent. */
   conversation?(entry: ConversationEntry): void;
 }
@@ -186,6 +189,7 @@ export class RoomFollower {
         if (event.event === 'state' || event.event === 'presence') this.#options.presence?.(event);
         if (event.event === 'replay') this.#options.replay?.(event);
         if (event.event === 'conversation') this.#options.conversation?.(event.data);
+        if (event.event === 'labels') this.#options.labels?.(event.data);
         if (event.event === 'scene') this.#options.scene?.(event.data);
         else if (this.#options.layerEvent?.(event)) continue;
         else if (event.event === 'view') this.#options.view?.(event.data);

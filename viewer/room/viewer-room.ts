@@ -18,6 +18,7 @@ import type { Snapshot } from '../../core/wire/snapshot-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { Layout } from '../layout.ts';
 import { AnnotationPanel } from '../panels/annotation-panel.ts';
+import { EditPanel } from '../panels/edit-panel.ts';
 import { ShownUnits } from '../layers/marks/shown-units.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomSceneView } from './room-scene.ts';
@@ -67,6 +68,8 @@ export class ViewerRoom {
   readonly scene: RoomSceneView | null;
   /** The room's annotations: tools, list and marks on the stage; null when the page cannot draw. */
   readonly marks: AnnotationPanel | null;
+  /** The segmentation tools and the edited layer's list of edits; null when the page cannot draw. */
+  readonly edits: EditPanel | null;
   /** The room's conversation with its agent, while the page follows the room. */
   readonly agent: AgentLink;
   readonly #hooks: ViewerRoomHooks;
@@ -111,10 +114,12 @@ export class ViewerRoom {
         this.timeline.clear();
         this.scene?.reset();
         this.marks?.setRoom(hooks.room(), this.follower.enabled);
+        this.edits?.reset();
         this.agent.follow(following());
       },
       conversation: (entry) => this.agent.event(entry),
       marks: (event) => this.marks?.event(event),
+      labels: (edit) => this.edits?.event(edit),
       replay: (event) => {
         if (event.event === 'replay') this.timeline.show(event.data);
       },
@@ -166,6 +171,8 @@ export class ViewerRoom {
         })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
+    this.edits = stage ? new EditPanel({ client, stage, room: hooks.room }) : null;
+    if (this.edits) layout.inspector.insertBefore(this.edits.element, layout.jobSection);
     layout.inspector.insertBefore(this.agent.panel.element, layout.jobSection);
     this.#units = new ShownUnits(
       (layer) => this.marks?.unitOf(layer) ?? null,

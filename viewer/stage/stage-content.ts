@@ -9,6 +9,8 @@
 import type * as THREE from 'three';
 import type { LayerBlending, LayerDisplay } from '../../core/wire/scene-types.ts';
 import type { RoomView } from '../../core/wire/room-types.ts';
+import type { VolumeData } from '../../core/wire/decoded-types.ts';
+import type { VoxelBox } from '../../core/wire/edit-types.ts';
 
 /** How a layer is drawn over the layers below it, as the stage hands it to its content. */
 export interface LayerLook {
@@ -68,4 +70,10 @@ export interface StageContent {
    * `kept(point)` is false for a world point its layer's clip planes cut away. Default: its meshes intersected.
    */
   pick?(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): ContentHit | null;
+  /**
+   * A segmentation's labels changed by an edit: `next` is the layer's new version, and only its
+   * voxels within `box` are taken and drawn again. False when `next` does not fit what is shown
+   * (another grid): the owner then loads the layer again.
+   */
+  relabel?(next: VolumeData, box: VoxelBox): boolean;
 }

@@ -94,6 +94,7 @@ export function withSurfaces(stage: LodStage, source: LodSource, volume: VolumeC
       return onSlice ?? (surfaces.object.visible ? (surfaces.pick?.(ray, kept) ?? null) : null);
     },
     attach: () => volume.attach?.(),
+    relabel: (next, box) => volume.relabel?.(next, box) ?? false,
     dispose() {
       volume.dispose();
       release();

@@ -16,12 +16,13 @@ import { createLabelsRaymarch, type LabelsRaymarch } from './labels-raymarch.ts'
 import { createVolumeBase } from '../volume/volume-base.ts';
 import { volumeFrame } from '../volume/volume-frame.ts';
 import type { VolumeContent, VolumeStage } from '../volume/volume-slices.ts';
+import { takeBox } from './take-box.ts';
 
 /** Ids listed in the panel at most (the rest are drawn, and named when pointed at). */
 const LISTED = 24;
 
 export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): VolumeContent {
-  const ids = labelIdsOf(volume.data);
+  let ids = labelIdsOf(volume.data);
   const names = volume.label_names ?? {};
   const sources: LabelSources = { resultColors: volume.label_colors, labels: {} };
   let table: Uint8Array = labelTable(ids, sources);
@@ -114,6 +115,17 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
       return { ...hit, voxel: { x, y, z, value: id }, label: { id, name: nameOf(id) } };
     },
     attach: base.attach,
+    relabel(next, box) {
+      if (!takeBox(volume, next, box)) return false;
+      // The ids are found again (an edit may bring ids the table has no entry for), then the
+      // slices are drawn again; a ray-marched view is made again on its next use.
+      ids = labelIdsOf(volume.data);
+      table = labelTable(ids, sources);
+      raymarch = null;
+      base.remarch();
+      recolour(sources.labels);
+      return true;
+    },
     dispose: base.dispose,
   };
   return content;

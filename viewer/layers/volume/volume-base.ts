@@ -59,6 +59,8 @@ export interface VolumeBase {
   applyLook(look: LayerLook): void;
   /** The nearest voxel under `ray` on a slice (pickedOnSlice), or the first seen sample when ray marched. */
   pick(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null;
+  /** Drops the ray-marched form (its data changed): made again now when shown, else on first use. */
+  remarch(): void;
   attach(): void;
   dispose(): void;
 }
@@ -134,6 +136,13 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     viewRow: toolRow('label', 'view', null, viewPicker),
     mode: () => mode,
     setMode,
+    remarch() {
+      if (!marched) return;
+      inner.remove(marched.mesh);
+      marched.dispose();
+      marched = null;
+      if (mode === 'volume') setMode('volume');
+    },
     applyLook(next) {
       look = next;
       // The slices and the box's edges take it on their materials; the ray marcher on its uniforms.
