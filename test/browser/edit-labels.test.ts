@@ -1,0 +1,87 @@
+/**
+ * Editing a segmentation from two pages of one room, in Chromium against a real host: one page
+ * paints with the brush by a click on the stage, the other sees the painted ball drawn (the
+ * pixels of the stage's middle change on both), both list the edit with who made it, and
+ * Ctrl-Z on the painting page undoes it: both pages' middles show again exactly what they
+ * showed before. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { browserAndHost } from './browser-host.ts';
+import { DRAW_SCALE, openPage, shot, waitForDrawn } from './browser-session.ts';
+
+const session = browserAndHost([], DRAW_SCALE);
+const N = 32;
+
+/** Two segments side by side (ids 1 and 2 split along x), uint8 [z, y, x]. */
+function segmentation(): Buffer {
+  const data = new Uint8Array(N ** 3);
+  for (let z = 0; z < N; z++) for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) data[(z * N + y) * N + x] = x < N / 2 ? 1 : 2;
+  return npyBytes({ descr: '|u1', shape: [N, N, N], data });
+}
+
+/** The stage's middle, as pixels (a PNG of a fixed square). */
+async function middle(page: Page): Promise<Buffer> {
+  const box = (await page.locator('canvas.stage-canvas').boundingBox())!;
+  const side = Math.min(box.width, box.height) / 4;
+  return page.screenshot({ clip: { x: box.x + box.width / 2 - side / 2, y: box.y + box.height / 2 - side / 2, width: side, height: side } });
+}
+
+/** Waits until the page lists `count` edits and has drawn since. */
+async function edits(page: Page, count: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=edit-list] li').length === n, count, { timeout: STATE_WAIT_MS });
+  await waitForDrawn(page);
+  await page.waitForTimeout(300);
+}
+
+describe('editing labels on the page', () => {
+  it('paints on one page, the other draws it, and Ctrl-Z gives both their picture back', async () => {
+    const base = session.host.baseUrl;
+    const put = await fetch(`${base}/api/specimens/seg?filename=seg.npy&role=labels`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(segmentation()),
+    });
+    expect(put.status).toBe(201);
+    const room = freshRoom('edit-labels');
+    const scene = await fetch(`${base}/api/rooms/${room}/scene`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ layers: [{ id: 'seg', source: { specimen: 'seg' }, kind: 'labels', mode: 'volume' }] }),
+    });
+    expect(scene.status).toBe(200);
+    const link = `${base}/${viewerQuery({ room, follow: true })}`;
+    const a = await openPage(session.browser, session.contexts, link);
+    const b = await openPage(session.browser, session.contexts, link);
+    await Promise.all([waitForDrawn(a.page), waitForDrawn(b.page)]);
+    await a.page.waitForTimeout(500);
+    const before = [await middle(a.page), await middle(b.page)];
+
+    await a.page.click('[data-edit-tool=brush]');
+    await a.page.fill('[data-testid=edit-radius]', '6');
+    await a.page.fill('[data-testid=edit-label]', '9');
+    await a.page.locator('[data-testid=edit-label]').dispatchEvent('change');
+    await a.page.locator('[data-testid=edit-radius]').dispatchEvent('change');
+    const box = (await a.page.locator('canvas.stage-canvas').boundingBox())!;
+    await a.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await Promise.all([edits(a.page, 1), edits(b.page, 1)]);
+    await shot(a.page, 'edit-labels-painted-a');
+    await shot(b.page, 'edit-labels-painted-b');
+    expect(await b.page.textContent('[data-testid=edit-list] li')).toMatch(/#\d+ paint by /);
+    const painted = [await middle(a.page), await middle(b.page)];
+    expect(painted[0]!.equals(before[0]!)).toBe(false);
+    expect(painted[1]!.equals(before[1]!)).toBe(false);
+
+    await a.page.click('[data-edit-tool=none]');
+    await a.page.keyboard.press('Control+z');
+    await Promise.all([edits(a.page, 2), edits(b.page, 2)]);
+    await shot(b.page, 'edit-labels-undone-b');
+    expect(await b.page.locator('[data-testid=edit-list] li.undone').count()).toBe(1);
+    expect((await middle(a.page)).equals(before[0]!)).toBe(true);
+    expect((await middle(b.page)).equals(before[1]!)).toBe(true);
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+});
