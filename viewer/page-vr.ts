@@ -7,11 +7,12 @@
  * map and view pickers (xr/vr-look.ts), a layer's visibility or opacity is the page's layer
  * list's change (room/room-scene.ts), the time row works the time controls in the page's
  * tool area (time/time-controls.ts), the annotation tools are the page's (a mark placed in VR
- * goes to the host as a click's does), and the "Enter VR" button sits in the top bar.
+ * goes to the host as a click's does), so are the segmentation tools (an edit made in VR too), and the "Enter VR" button sits in the top bar.
  */
 import type { SpecimenMetadata } from '../core/wire/wire-types.ts';
 import type { Layout } from './layout.ts';
 import type { AnnotationPanel } from './panels/annotation-panel.ts';
+import type { EditPanel } from './panels/edit-panel.ts';
 import type { ParamPanel } from './panels/params/param-panel.ts';
 import type { ChangeMode } from './panels/params/param-field.ts';
 import type { RoomFollower } from './room/room-follower.ts';
@@ -28,6 +29,8 @@ export interface PageVrHooks {
   scene: RoomSceneView | null;
   /** The page's annotation tools (null when it cannot draw). */
   marks: AnnotationPanel | null;
+  /** The page's segmentation tools (null when it cannot draw). */
+  edits: EditPanel | null;
   layout: Layout;
   /** The page's parameter panel and subject now. */
   panel(): ParamPanel | null;
@@ -53,6 +56,7 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
     follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
     look: pageLook(hooks.layout.stageTools),
     marks: hooks.marks ?? undefined,
+    edits: hooks.edits ?? undefined,
     time: () => timeControlsIn(hooks.layout.stageTools),
     unitOf: hooks.unitOf,
     layers: { rows: () => hooks.scene?.vrRows() ?? [], change: (id, change, mode) => hooks.scene?.change(id, change, mode === 'commit') },

@@ -116,6 +116,7 @@ export class ViewerApp {
         follower: this.#rooms.follower,
         scene: this.#rooms.scene,
         marks: this.#rooms.marks,
+        edits: this.#rooms.edits,
         layout: this.#layout,
         panel: () => this.#panel,
         current: () => this.#current,

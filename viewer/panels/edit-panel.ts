@@ -121,6 +121,11 @@ export class EditPanel {
     this.choose('none');
   }
 
+  /** The status line: what to do next, or what went wrong. */
+  get status(): string {
+    return this.#status.textContent ?? '';
+  }
+
   choose(tool: EditTool): void {
     this.tools.setTool(tool);
     this.#options.stage.canvas.dataset.editTool = tool;

@@ -42,6 +42,8 @@ export interface ContentHit {
   label?: { id: number; name: string | null };
   /** A volume's hit voxel's centre in world space: where a mark placed on the voxel goes. */
   centre?: THREE.Vector3;
+  /** A volume's voxel edge in world space (along x): how large a brush of r voxels is drawn. */
+  voxelSize?: number;
 }
 
 /** Something shown on the stage, disposable when replaced. */

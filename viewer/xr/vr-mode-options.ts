@@ -11,6 +11,7 @@ import type { Stage } from '../stage/stage.ts';
 import type { VrLayerRow } from './vr-layer-list.ts';
 import type { VrLook } from './vr-panel.ts';
 import type { VrMarks } from './vr-mark-tools.ts';
+import type { VrEdits } from './vr-edit-tools.ts';
 import type { VrSteps } from './vr-time.ts';
 
 /** What the page shows, as the VR panel needs it. */
@@ -36,6 +37,8 @@ export interface VrModeOptions {
   layers?: { rows(): VrLayerRow[]; change(id: string, change: LayerDisplay, mode: ChangeMode): void };
   /** The page's annotation tools: chosen on the panel, a trigger on the specimen places. */
   marks?: VrMarks;
+  /** The page's segmentation tools: a trigger off the panel edits a labels layer with them. */
+  edits?: VrEdits;
   /** The shown result's time controls (null when it has no time axis): the panel's time row works them. */
   time?(): VrSteps | null;
   /** The physical unit of the frame of a point picked on `layer` (undefined: the room's); null while none is known. */

@@ -162,6 +162,7 @@ export class VrMode {
         unitOf: (layer) => this.#options.unitOf?.(layer) ?? null,
       },
       this.#options.marks,
+      this.#options.edits,
     );
     return { parts: this.#parts, sort: module.reversePainterSortStable };
   }
@@ -206,6 +207,11 @@ export class VrMode {
     panel.layers.show(this.#options.layers?.rows() ?? []);
     this.#parts.time.update(this.#options.time?.() ?? null);
     this.#parts.marks?.update();
+    if (this.#parts.edits) {
+      // Only the brush shows where the ray meets a layer: a pick per frame only then.
+      const hand = this.#options.edits?.tools.tool === 'brush' ? inputs.hands().find((each) => !each.onPanel) : undefined;
+      this.#parts.edits.update(hand ? this.#options.stage.pickRay(hand.ray) : null);
+    }
     this.#parts.physical.update(inputs.hands());
     panel.root.update(seconds);
     this.#probe.frame(now, this.#placed.objects !== '');

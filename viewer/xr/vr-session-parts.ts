@@ -12,6 +12,7 @@ import { GrabControls } from './grab-controls.ts';
 import { PanelPointer } from './panel-pointer.ts';
 import { VrInputs } from './vr-inputs.ts';
 import { VrMarkTools, type VrMarks } from './vr-mark-tools.ts';
+import { VrEditTools, type VrEdits } from './vr-edit-tools.ts';
 import { VrPanel, type VrPanelActions } from './vr-panel.ts';
 import { VrTime } from './vr-time.ts';
 import { VrPhysical, type VrPhysicalSource } from './vr-physical.ts';
@@ -20,6 +21,7 @@ export interface VrSessionParts {
   panel: VrPanel;
   inputs: VrInputs;
   marks: VrMarkTools | null;
+  edits: VrEditTools | null;
   time: VrTime;
   physical: VrPhysical;
 }
@@ -33,11 +35,14 @@ export function createVrSessionParts(
   scaleBy: (factor: number) => void,
   physicalSource: VrPhysicalSource,
   pageMarks?: VrMarks,
+  pageEdits?: VrEdits,
 ): VrSessionParts {
   const marks = pageMarks ? new VrMarkTools(pageMarks) : null;
+  const edits = pageEdits ? new VrEditTools(pageEdits) : null;
+  if (edits) scene.add(edits.sphere);
   const time = new VrTime();
   const physical = new VrPhysical(physicalSource);
-  const panel = new VrPanel(actions, [time.root, ...(marks ? [marks.root] : []), physical.root]);
+  const panel = new VrPanel(actions, [time.root, ...(marks ? [marks.root] : []), ...(edits ? [edits.root] : []), physical.root]);
   const grab = new GrabControls(root);
   const inputs = new VrInputs({
     renderer,
@@ -45,9 +50,9 @@ export function createVrSessionParts(
     grab,
     pointer: (index) => new PanelPointer(panel.root, index),
     scaleBy,
-    trigger: (ray) => marks?.trigger(ray) ?? false,
+    trigger: (ray) => (marks?.trigger(ray) ?? false) || (edits?.trigger(ray) ?? false),
   });
-  return { panel, inputs, marks, time, physical };
+  return { panel, inputs, marks, edits, time, physical };
 }
 
 /** uikit's transparent sort (its panels are coplanar and drawn in order). */

@@ -106,6 +106,12 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     options.picked(mode);
   });
 
+  /** A voxel's centre in world space and its edge's length there. */
+  const voxelPlace = (voxel: VoxelHit['voxel']): { centre: THREE.Vector3; voxelSize: number } => {
+    const centre = frame.centreOf(voxel);
+    return { centre, voxelSize: frame.centreOf({ ...voxel, x: voxel.x + 1 }).distanceTo(centre) };
+  };
+
   /** The first seen sample along `ray` inside the box (ray marched view). */
   const march = (ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null => {
     inner.updateWorldMatrix(true, false);
@@ -122,7 +128,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
       if (!voxel) break;
       world.copy(p).applyMatrix4(inner.matrixWorld);
       if (options.seen(voxel.x, voxel.y, voxel.z) && kept(world)) {
-        return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel, centre: frame.centreOf(voxel) };
+        return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel, ...voxelPlace(voxel) };
       }
       p.addScaledVector(local.direction, step);
     }
@@ -162,7 +168,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
           break;
         }
       }
-      return best && { ...best, centre: frame.centreOf(best.voxel) };
+      return best && { ...best, ...voxelPlace(best.voxel) };
     },
     attach: () => planes.attach(options.link),
     dispose() {
