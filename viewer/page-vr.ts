@@ -7,7 +7,8 @@
  * map and view pickers (xr/vr-look.ts), a layer's visibility or opacity is the page's layer
  * list's change (room/room-scene.ts), the time row works the time controls in the page's
  * tool area (time/time-controls.ts), the annotation tools are the page's (a mark placed in VR
- * goes to the host as a click's does), so are the segmentation tools (an edit made in VR too), and the "Enter VR" button sits in the top bar.
+ * goes to the host as a click's does), so are the segmentation tools (an edit made in VR too),
+ * and the "Enter VR" button sits in the top bar.
  */
 import type { SpecimenMetadata } from '../core/wire/wire-types.ts';
 import type { Layout } from './layout.ts';
