@@ -3,7 +3,8 @@
  * paints with the brush by a click on the stage, the other sees the painted ball drawn (the
  * pixels of the stage's middle change on both), both list the edit with who made it, and
  * Ctrl-Z on the painting page undoes it: both pages' middles show again exactly what they
- * showed before. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * showed before. Then the other page merges two segments by two picks, and its Ctrl-Z undoes
+ * that the same way. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +81,25 @@ describe('editing labels on the page', () => {
     await Promise.all([edits(a.page, 2), edits(b.page, 2)]);
     await shot(b.page, 'edit-labels-undone-b');
     expect(await b.page.locator('[data-testid=edit-list] li.undone').count()).toBe(1);
+    expect((await middle(a.page)).equals(before[0]!)).toBe(true);
+    expect((await middle(b.page)).equals(before[1]!)).toBe(true);
+
+    // The other page merges: segment 2 (the right face) into 1 (the left); both middles turn, and its own Ctrl-Z turns them back.
+    const click = async (page: Page, x: number, y: number): Promise<void> => {
+      const at = (await page.locator('canvas.stage-canvas').boundingBox())!;
+      await page.mouse.click(at.x + at.width * x, at.y + at.height * y);
+    };
+    await b.page.click('[data-edit-tool=merge]');
+    await click(b.page, 0.22, 0.5);
+    await click(b.page, 0.6, 0.5);
+    await Promise.all([edits(a.page, 3), edits(b.page, 3)]);
+    await shot(a.page, 'edit-labels-merged-a');
+    expect(await a.page.textContent('[data-testid=edit-list] li')).toMatch(/#\d+ merge by /);
+    expect((await middle(a.page)).equals(before[0]!)).toBe(false);
+    expect((await middle(b.page)).equals(before[1]!)).toBe(false);
+    await b.page.click('[data-edit-tool=none]');
+    await b.page.keyboard.press('Control+z');
+    await Promise.all([edits(a.page, 4), edits(b.page, 4)]);
     expect((await middle(a.page)).equals(before[0]!)).toBe(true);
     expect((await middle(b.page)).equals(before[1]!)).toBe(true);
     expect([...a.errors, ...b.errors]).toEqual([]);
