@@ -4,7 +4,8 @@
  * pixels of the stage's middle change on both), both list the edit with who made it, and
  * Ctrl-Z on the painting page undoes it: both pages' middles show again exactly what they
  * showed before. Then the other page merges two segments by two picks, and its Ctrl-Z undoes
- * that the same way. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * that the same way. An emulated headset (IWER) in another room splits a segment by two
+ * triggers on its voxels; the desktop page draws the new segment, and the undo restores it. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { DRAW_SCALE, openPage, shot, waitForDrawn } from './browser-session.ts';
+import { DRAW_SCALE, openHeadsetPage, openPage, shot, waitForDrawn } from './browser-session.ts';
+import { aimAt, framesPass, pullTriggerAt } from './vr-controller.ts';
 
 const session = browserAndHost([], DRAW_SCALE);
 const N = 32;
@@ -103,5 +105,63 @@ describe('editing labels on the page', () => {
     expect((await middle(a.page)).equals(before[0]!)).toBe(true);
     expect((await middle(b.page)).equals(before[1]!)).toBe(true);
     expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+
+  it('splits a segment from an emulated headset (IWER) by two triggers; a page draws it, its undo restores the page', async () => {
+    const base = session.host.baseUrl;
+    const put = await fetch(`${base}/api/specimens/seg2?filename=seg2.npy&role=labels`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(segmentation()),
+    });
+    expect(put.status).toBe(201);
+    const room = freshRoom('edit-labels-vr');
+    const scene = await fetch(`${base}/api/rooms/${room}/scene`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ layers: [{ id: 'seg', source: { specimen: 'seg2' }, kind: 'labels', mode: 'volume' }] }),
+    });
+    expect(scene.status).toBe(200);
+    const link = `${base}/${viewerQuery({ room, follow: true })}`;
+    const desk = await openPage(session.browser, session.contexts, link);
+    const vr = await openHeadsetPage(session.browser, session.contexts, link);
+    await Promise.all([waitForDrawn(desk.page), waitForDrawn(vr.page)]);
+    await vr.page.getByRole('button', { name: 'Enter VR' }).click();
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
+      timeout: STATE_WAIT_MS,
+    });
+    await framesPass(vr.page, 5);
+    // The headset's tools are the page's (the presenting canvas covers the page: its buttons are
+    // pressed by their click events).
+    const press = (selector: string) => vr.page.locator(selector).dispatchEvent('click');
+    await press('[data-edit-tool=split]');
+    // Two seeds on segment 2 (x ≥ 16), at its face towards +z, one low in y and one high.
+    const aim = (x: number, y: number) =>
+      vr.page.evaluate(([px, py]) => [window.vitrineVr!.inRoom([px!, py!, 60]), window.vitrineVr!.inRoom([px!, py!, 16])], [x, y] as const);
+    const [fromLow, atLow] = await aim(24, 6);
+    // The page draws the headset's hands: its picture is compared with the controller held where it was.
+    const held = async (): Promise<Buffer> => {
+      await aimAt(vr.page, fromLow!, atLow!);
+      await desk.page.waitForTimeout(1500);
+      return middle(desk.page);
+    };
+    const before = await held();
+    await pullTriggerAt(vr.page, fromLow!, atLow!);
+    await press('[data-testid=edit-split-next]');
+    const [fromHigh, atHigh] = await aim(24, 26);
+    await pullTriggerAt(vr.page, fromHigh!, atHigh!);
+    await press('[data-testid=edit-split-apply]');
+    await Promise.all([edits(desk.page, 1), edits(vr.page, 1)]);
+    await shot(desk.page, 'edit-labels-split-desk');
+    expect(await desk.page.textContent('[data-testid=edit-list] li')).toMatch(/#\d+ split by /);
+    const listed = (await (await fetch(`${base}/api/rooms/${room}/layers/seg/edits`)).json()) as { edits: { segments: { new: number[] } }[] };
+    expect(listed.edits[0]!.segments.new).toEqual([3]);
+    expect((await held()).equals(before)).toBe(false);
+    await press('[data-testid=edit-undo]');
+    await Promise.all([edits(desk.page, 2), edits(vr.page, 2)]);
+    const after = await held();
+    await shot(desk.page, 'edit-labels-split-undone-desk');
+    expect(after.equals(before)).toBe(true);
+    expect([...desk.errors, ...vr.errors]).toEqual([]);
   });
 });
