@@ -25,6 +25,7 @@ import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
 import type { PublishedSpecimens } from './published/published-specimens.ts';
 import type { RoomScenes } from './scenes/service/room-scenes.ts';
+import type { LabelsEditing } from './edits/service/labels-editing.ts';
 import type { RoomSnapshots } from './snapshots/service/room-snapshots.ts';
 import type { RoomWorkspace } from './rooms/service/room-workspace.ts';
 import type { RoomRecorder } from './history/room-recorder.ts';
@@ -62,6 +63,8 @@ export interface HostContext {
   rooms: RoomWorkspace;
   /** Rooms' scenes: their layers, computed through each room's cache; the active layer is the room's entry. */
   scenes: RoomScenes;
+  /** Edits of rooms' labels layers (the edit routes, MCP and the agent's tools). */
+  editing: LabelsEditing;
   /** Rooms' snapshots: immutable records of a scene, its view and marks, their bytes pinned. */
   snapshots: RoomSnapshots;
   /** Each room's annotations: this host's, or the Redis service's (scenes, snapshots and the Neuroglancer state read them too). */

@@ -130,7 +130,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   });
   delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
   // What scenes read the room's marks through; every other writer of marks goes through the notifying store made after them.
-  const sources: Omit<HostContext, 'scenes' | 'snapshots'> = {
+  const sources: Omit<HostContext, 'scenes' | 'snapshots' | 'editing'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -199,7 +199,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
-  const ctx: HostContext = { ...base, scenes, snapshots };
+  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits });
+  const ctx: HostContext = { ...base, scenes, snapshots, editing };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), info: (line) => log.info(line), afterSwap }),
@@ -207,7 +208,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
       meshes,
       replays,
-      editing: new LabelsEditing({ scenes, sources: base, store: workspace.edits }),
+      editing,
     },
     federation: {
       local: createLocalRuns(stack.local.results, stack.local.jobs),

@@ -11,6 +11,7 @@ import { readableSpecimen } from '../registry/readable-specimen.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
+import { EDIT_TOOLS } from './edit-tools.ts';
 import { HEADSET_TOOLS } from './headset-tools.ts';
 import { HISTORY_TOOLS } from './history-tools.ts';
 import { JOB_TOOLS } from './job-tools.ts';
@@ -103,6 +104,7 @@ export const MCP_TOOLS = {
   ...JOB_TOOLS,
   ...ANNOTATION_TOOLS,
   ...SCENE_TOOLS,
+  ...EDIT_TOOLS,
   ...HISTORY_TOOLS,
   ...HEADSET_TOOLS,
 } satisfies Record<string, McpTool>;

@@ -27,6 +27,8 @@ const TOOLS = [
   'list_annotations',
   'list_specimens',
   'load_specimen',
+  'merge_segments',
+  'paint_labels',
   'publish_from_upload',
   'remove_annotation',
   'remove_layer',
@@ -38,7 +40,9 @@ const TOOLS = [
   'set_view',
   'show_in_room',
   'snapshot_room',
+  'split_segment',
   'start_job',
+  'undo_edit',
   'update_layer',
   'who_is_here',
 ];
@@ -196,6 +200,30 @@ describe('MCP', () => {
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toMatch(/^400: layer\.opacity must be between 0 and 1/);
     expect((await mcp.call('update_layer', { room: r, layer: 'ghost', opacity: 1 })).content[0]!.text).toMatch(/^404: /);
+  });
+
+  it("edits a labels layer as whoever asked: merge, paint, split, undo, each reaching the room's followers", async () => {
+    const r = room('mcp-edits');
+    const source = { function: 'label_blobs', params: { size: 32, count: 6, dtype: 'uint16', stride: 100 } };
+    await mcp.call('add_layer', { room: r, ...source, id: 'seg', kind: 'labels' });
+    const stream = await openStream(`${mcp.url}/api/rooms/${r}/events`);
+    const merged = (await mcp.call('merge_segments', { room: r, layer: 'seg', segments: [100, 200] })).structuredContent as Record<string, unknown>;
+    expect(merged).toMatchObject({ room: r, layer: 'seg', version: 1, segments: { changed: [100, 200], new: [] } });
+    expect((await stream.next((e) => e.event === 'labels')).data).toMatchObject({ layer: 'seg', seq: merged.seq, edit: { op: 'merge' } });
+    const box = merged.box as { from: number[]; to: number[] };
+    const middle = box.from.map((a, k) => Math.floor((a + box.to[k]! - 1) / 2));
+    const painted = (await mcp.call('paint_labels', { room: r, layer: 'seg', label: 9, center: middle, radius: 0 })).structuredContent;
+    expect(painted).toMatchObject({ version: 2, voxels: 1, segments: { new: [9] } });
+    // The painted voxel is no longer of segment 100: a seed there is refused, naming it.
+    const seeds = [[box.from.map((a, k) => (a + box.to[k]!) >> 1)], [middle]];
+    const split = await mcp.call('split_segment', { room: r, layer: 'seg', segment: 100, seeds });
+    expect(split.isError).toBe(true);
+    expect(split.content[0]!.text).toContain('seeds[');
+    const refused = await mcp.call('undo_edit', { room: r, layer: 'seg', seq: merged.seq });
+    expect(refused.content[0]!.text).toMatch(/^409: edit \d+ cannot be undone/);
+    expect((await mcp.call('undo_edit', { room: r, layer: 'seg', seq: (painted as { seq: number }).seq })).structuredContent).toMatchObject({ version: 3 });
+    expect((await mcp.call('undo_edit', { room: r, layer: 'seg', seq: merged.seq })).structuredContent).toMatchObject({ version: 4 });
+    stream.close();
   });
 
   it('answers a refused call as a tool error with the detail, and keeps serving', async () => {
