@@ -28,6 +28,7 @@ const TOOLS = [
   'list_specimens',
   'load_specimen',
   'publish_from_upload',
+  'publish_remote',
   'remove_annotation',
   'remove_layer',
   'remove_specimen',
