@@ -5,7 +5,7 @@
  * give, each checked with a readable message. `VITRINE_REMOTE` may list several, separated by
  * white space.
  */
-import { parseRemoteFlag, type RemoteHostOptions } from '../remote/remote-options.ts';
+import { parseRemoteFlag, type RemoteHostOptions } from '../options/remote-options.ts';
 import { number, type FlagReader } from './option-flags.ts';
 
 export const REMOTE_USAGE = `  --remote NAME=URL          a place this host reads images from in place (OME-Zarr v0.4 or

@@ -29,6 +29,8 @@ import { roomImageRoutes } from './rooms/routes-room-image.ts';
 import { roomRoutes } from './rooms/routes-rooms.ts';
 import { precomputedAnnotationRoutes } from './annotations/routes-precomputed-annotations.ts';
 import { sceneRoutes } from './scenes/routes-scenes.ts';
+import { editRoutes } from './edits/routes-edits.ts';
+import type { LabelsEditing } from '../edits/service/labels-editing.ts';
 import { snapshotRoutes } from './snapshots/routes-snapshots.ts';
 import { neuroglancerRoutes } from './rooms/routes-neuroglancer.ts';
 import { processingRoutes } from './functions/routes-processing.ts';
@@ -52,6 +54,8 @@ export interface OwnRouteServices {
   meshes: MeshLods;
   /** Other rooms' logs played into rooms (the history routes). */
   replays: Replays;
+  /** Edits of rooms' labels layers. */
+  editing: LabelsEditing;
 }
 
 export async function installRoutes(app: FastifyInstance, ctx: HostContext, own: OwnRouteServices): Promise<void> {
@@ -73,6 +77,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
+  await app.register(editRoutes, { ctx, editing: own.editing });
   await app.register(snapshotRoutes, { ctx, readable });
   await app.register(neuroglancerRoutes, { ctx: { ...ctx, meshes } });
   // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route raises its own.

@@ -7,7 +7,8 @@
  * per pyramid level L: `L/.zarray`, `L/.zattrs` and the chunks `L/z/y/x` (also answered as
  * `L/z.y.x`, the names of the store's first, single-level version). The pyramid is made on
  * the first read of anything but `.zgroup`. A segmentation's store also holds its surfaces'
- * levels of detail in a `meshes` group, answered by the meshes' routes (http/meshes/). An id that is unknown or no longer held, a result
+ * levels of detail in a `meshes` group, answered by the meshes' routes (http/meshes/). An id that is unknown or no longer held
+ * (or held for closed rooms only, asked by whoever may read none of them), a result
  * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
  * `<result_id>.ome.zarr` is the same volume as an OME-Zarr v0.5 store on Zarr v3 (serve-ome-zarr.ts).
  * `GET /api/results/{result_id}` (no `.zarr`) answers what the result is instead: its sizes,
@@ -30,7 +31,7 @@ import { OME_ZARR, serveOmeZarrKey } from './serve-ome-zarr.ts';
 
 /** What the store routes use of the host: results by id, their pyramids, and a segmentation's label index. */
 export interface ZarrDeps {
-  resultIds: Pick<ResultIds, 'find'>;
+  resultIds: Pick<ResultIds, 'findReadable'>;
   pyramids: Pick<VolumePyramids, 'of'>;
   delivery: Pick<DeliveryVariants, 'labelIndex'>;
 }
@@ -41,7 +42,7 @@ type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
 async function volumeOf(ctx: ZarrDeps, store: string, client: string): Promise<{ id: string; volume: VolumeOfStore }> {
   const suffix = store.endsWith(OME_ZARR) ? OME_ZARR : '.zarr';
   const id = store.endsWith(suffix) ? store.slice(0, -suffix.length) : store;
-  const result = store.endsWith(suffix) && isResultId(id) ? await ctx.resultIds.find(id, client) : null;
+  const result = store.endsWith(suffix) && isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   if (result.type !== 'volume') throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, result.type.replace('_', ' '));
   if (!hasOmeAxes(result)) throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, `volume of ${result.shape.length} dimension(s) (OME-Zarr takes 2 to 5)`);
@@ -56,7 +57,7 @@ function splitLevel(key: string): { level: number; rest: string } | null {
 
 /** `GET /api/results/{result_id}`: what the result is (sizes, axes, ranges), without its samples. */
 async function serveInfo(ctx: ZarrDeps, id: string, reply: FastifyReply): Promise<FastifyReply> {
-  const result = isResultId(id) ? await ctx.resultIds.find(id) : null;
+  const result = isResultId(id) ? await ctx.resultIds.findReadable(id) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   return sendJson(reply, summarizeResult(result));
 }

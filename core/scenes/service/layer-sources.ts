@@ -16,8 +16,8 @@ import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
 import type { RemoteData } from '../../remote/remote-data.ts';
 import { createHostError, HostError, isHostError } from '../../errors.ts';
-import { specimenOr404, specimenType } from '../../registry/specimen-functions.ts';
-import { checkSpecimenUse } from '../../people/specimen-access.ts';
+import { specimenType } from '../../registry/specimen-functions.ts';
+import { readableSpecimen } from '../../registry/readable-specimen.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { LayerProvenance } from '../../wire/provenance-types.ts';
@@ -129,9 +129,7 @@ async function resolveUnsegmented(
   const params = { ...(source.params ?? {}) };
   let target: RequestTarget;
   if (source.specimen !== undefined) {
-    await deps.published.refresh();
-    const record = specimenOr404(deps.catalog, source.specimen);
-    await checkSpecimenUse(record);
+    const record = await readableSpecimen(deps, source.specimen);
     if (!record.is_dynamic) {
       if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
       const type = specimenType(deps.functions, record);
