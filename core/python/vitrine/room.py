@@ -160,6 +160,21 @@ class Room(RoomAnnotations, RoomEdits):
             added = self._client._http.json("POST", f"{self._path}/layers", layer, query=query)
             return self._await(events, added["id"])
 
+    def add_remote(self, remote: str, *, id: Optional[str] = None, level: Optional[int] = None, channel: Optional[int] = None,
+                   t: Optional[int] = None, kind: Optional[str] = None, index: Optional[int] = None, wait: bool = True,
+                   **display: Any) -> str:
+        """Adds a layer showing the OME-Zarr image `remote` (`"NAME/path/to/image.ome.zarr"` on
+        one of the host's remotes), read in place: published as a specimen of this room without
+        copying it (`Client.publish_remote`), then added as `add` adds a specimen (`kind="labels"`
+        for a segmentation; an NGFF label image is one anyway). Returns the layer's id."""
+        base = id or display.get("name") or remote.rstrip("/").split("/")[-1].replace(".ome.zarr", "").replace(".zarr", "")
+        specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "remote"
+        answer = self._client.publish_remote(specimen, remote, level=level, channel=channel, t=t, labels=kind == "labels" or None,
+                                             display_name=display.get("name") or base)
+        if kind is None and answer.get("labels"):
+            kind = "labels"
+        return self.add(specimen, id=id, kind=kind, index=index, wait=wait, **display)
+
     def add_segment(self, layer: str, segment: Any = "all", *, id: Optional[str] = None, index: Optional[int] = None,
                     wait: bool = True, **display: Any) -> str:
         """Adds the surface of label `segment` (an id, or "all") of labels layer `layer` as a mesh
