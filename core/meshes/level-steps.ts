@@ -5,7 +5,7 @@
  * cut into its octree's fragments, each encoded twice (Draco for Neuroglancer, meshopt GLB for
  * the page and WebXR) and placed in physical units.
  */
-import { smoothNormals } from '../labels/mesh-builder.ts';
+import { smoothNormals } from '../geometry/mesh-builder.ts';
 import { encodeDracoFragment } from './draco-fragment.ts';
 import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
 import { levelFragments, type Fragment } from './level-fragments.ts';

@@ -6,7 +6,7 @@
  * volume's spacing and origin as the transform into physical units; a mesh result's one
  * surface is its own vertices, whose coordinates are already physical (identity transform).
  */
-import { MeshBuilder } from '../labels/mesh-builder.ts';
+import { MeshBuilder } from '../geometry/mesh-builder.ts';
 import { addSegmentSurface } from '../labels/segment-surface.ts';
 import { voxelFrameOf } from '../labels/segment-mesh.ts';
 import { spatialShape } from '../labels/label-index.ts';

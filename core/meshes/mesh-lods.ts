@@ -15,7 +15,7 @@ import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { meshLevelsOf } from './has-levels.ts';
+import { hasMeshLevels, meshLevelsOf } from './has-levels.ts';
 import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './level-set.ts';
@@ -157,11 +157,14 @@ export class MeshLods {
   /**
    * One segment's surface (a mesh's: null), or every segment's painted in its colour (`all`),
    * at the finest level whose triangles are within `maxTriangles` (the coarsest when none is),
-   * as one mesh in physical units; null when the result has no levels. Made once per level.
+   * as one mesh in physical units; null when the result has no levels (the caller shapes the
+   * result itself). Made once per level. A fault on the way (the label index, a build) is thrown,
+   * never taken for "no levels".
    */
   async levelMesh(result: StoredResult, segment: number | 'all' | null, maxTriangles: number, client = ''): Promise<StoredResult | null> {
-    const subject = await this.subject(result, '', client).catch(() => null);
-    if (!subject || (segment === null) !== (subject.index === null)) return null;
+    if (!hasMeshLevels(result, this.#deps.lodTriangles)) return null;
+    const subject = await this.subject(result, '', client);
+    if ((segment === null) !== (subject.index === null)) return null;
     const ids = segment === 'all' ? Array.from(subject.segments) : [segment ?? MESH_SEGMENT];
     const sets = await Promise.all(ids.map((id) => this.segment(subject, id, client)));
     const deepest = Math.max(...sets.map((lods) => lods.levels));

@@ -9,7 +9,7 @@
  * (level 0 first, each level in Z-curve order) and a table of the fragments, packed in one
  * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
-import { boundsOf } from '../delivery/cluster-mesh.ts';
+import { boundsOf } from '../geometry/cluster-mesh.ts';
 import type { FragmentPlacement } from './fragment-glb.ts';
 import type { Fragment } from './level-fragments.ts';
 import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';

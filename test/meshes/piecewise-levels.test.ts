@@ -13,7 +13,7 @@ import { blockLevel } from '../../core/meshes/block-split.ts';
 import { decodeDraco } from '../../core/meshes/draco-decode.ts';
 import { mortonCode } from '../../core/meshes/level-fragments.ts';
 import { CELL_STEPS, planLods } from '../../core/meshes/lod-plan.ts';
-import { boundsOf } from '../../core/delivery/cluster-mesh.ts';
+import { boundsOf } from '../../core/geometry/cluster-mesh.ts';
 import { meanEdge } from '../../core/meshes/level-steps.ts';
 import type { SegmentLods } from '../../core/meshes/level-set.ts';
 
