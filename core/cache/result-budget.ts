@@ -209,6 +209,11 @@ export class ResultBudget<T> {
     this.#evictOverBudget();
   }
 
+  /** Who keeps `value` now (`room:<id>`, `job:<id>`, ...); none when it is not held. */
+  holdersOf(value: T): string[] {
+    return [...(this.#held.get(value)?.holders.keys() ?? [])];
+  }
+
   /** Whether some holder still keeps `value` (it has not been released or evicted). */
   holds(value: T): boolean {
     return this.#held.has(value);

@@ -3,7 +3,7 @@
  * The flags of the headset's agent (`--agent-*`, `--stt-url`, `--tts-url`): their lines of
  * `vitrine serve --help` and the host options they give, each checked with a readable message.
  */
-import { AGENT_PROVIDERS, type AgentHostOptions, type AgentProvider } from '../agent/agent-options.ts';
+import { AGENT_PROVIDERS, type AgentHostOptions, type AgentProvider } from '../options/agent-options.ts';
 import { number, type FlagReader } from './option-flags.ts';
 
 export const AGENT_USAGE = `  --agent-model NAME         the model that answers the agent socket's turns

@@ -7,7 +7,7 @@
 import type { StoredResult } from '../results/stored-result.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 import { shapeVolume } from './shape-volume.ts';
-import { simplifyMesh } from './simplify-mesh.ts';
+import { simplifyMesh } from '../geometry/simplify-mesh.ts';
 import { hasSteps } from '../results/volume-axes.ts';
 
 const NO_SHAPING: DeliveryOptions = Object.freeze({});

@@ -11,6 +11,7 @@ import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parsedExtension } from '../formats/parse-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { markRoomOf } from '../results/result-rooms.ts';
 import type { DeliveryVariants } from './delivery-variants.ts';
 import type { StaticFileSource } from './load-static-file.ts';
 
@@ -39,7 +40,10 @@ export async function staticResult(variants: DeliveryVariants, record: SpecimenR
   const version = await fileVersion(source.path);
   if (version === null) return null;
   try {
-    return await variants.staticFile(source, version);
+    const result = await variants.staticFile(source, version);
+    // An array published for a room is that room's wherever its result id goes.
+    markRoomOf(result, record.room);
+    return result;
   } catch (error) {
     if (error instanceof FormatError) throw createHostError('SPC_ERR_SPECIMEN_FILE_INVALID', record.id, error.message);
     throw error;

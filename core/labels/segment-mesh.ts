@@ -8,7 +8,7 @@
 import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { findLabel, spatialShape, type LabelIndex } from './label-index.ts';
-import { MeshBuilder } from './mesh-builder.ts';
+import { MeshBuilder } from '../geometry/mesh-builder.ts';
 import { addSegmentSurface, type VoxelFrame } from './segment-surface.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;

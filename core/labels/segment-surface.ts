@@ -12,7 +12,7 @@
  * slices whatever the label's size. Positions are physical: voxel (z, y, x) sits at
  * `origin + index × spacing` (C order), and the mesh's x, y, z are the volume's x, y, z.
  */
-import type { MeshBuilder } from './mesh-builder.ts';
+import type { MeshBuilder } from '../geometry/mesh-builder.ts';
 
 /** Where the voxels are: C-order spacing and origin ([z, y, x]). */
 export interface VoxelFrame {

@@ -5,10 +5,10 @@
  * (draco-decode.ts) and placed as the manifest says, with smooth normals, and each set painted
  * in its colour when asked (every segment of a segmentation at once). Runs on an encode thread.
  */
-import { MeshBuilder } from '../labels/mesh-builder.ts';
+import { MeshBuilder } from '../geometry/mesh-builder.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { decodeDraco } from './draco-decode.ts';
-import { placement } from './segment-lods.ts';
+import { placement } from './level-steps.ts';
 import type { SegmentLods } from './level-set.ts';
 
 /** A level of a set, and the colour its vertices are painted (none: unpainted). */

@@ -58,6 +58,25 @@ export async function checkSpecimenUse(record: RoomSpecimen | undefined, writes 
   }
 }
 
+/**
+ * Whether the request being served may read one of `rooms` (null: a thing of no room, which
+ * anyone may read), by the same check as a specimen's room; a fault other than a room's refusal
+ * of the read is thrown. Work no request made may.
+ */
+export async function mayReadOneOf(rooms: readonly string[] | null): Promise<boolean> {
+  const check = actingCheck();
+  if (!check || rooms === null) return true;
+  for (const room of new Set(rooms)) {
+    try {
+      await check(room, 'read');
+      return true;
+    } catch (error) {
+      if (!refusedRead(error)) throw error;
+    }
+  }
+  return false;
+}
+
 /** Throws the room's refusal when the request being served may not publish into room `roomId` (a write of it). */
 export async function checkPublishInto(roomId: string | undefined): Promise<void> {
   const check = actingCheck();

@@ -16,6 +16,9 @@ import { runTask } from '../workers/task-pool.ts';
 import { computeResultId, knownResultId, rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
+import { markedRoomOf } from '../results/result-rooms.ts';
+import { slotOwner } from '../events/layer-slots.ts';
+import { mayReadOneOf } from '../people/specimen-access.ts';
 
 /** The response header naming the result a response carries. */
 export const RESULT_ID_HEADER = 'x-result-id';
@@ -112,5 +115,29 @@ export class ResultIds {
       if (local && this.#budget.holds(local)) return local;
     }
     return this.#remote ? this.#remote(id, client) : null;
+  }
+
+  /**
+   * The rooms whose access `result` follows: the room its published array is of, else, when rooms
+   * alone hold it (their entries and layers), those rooms; null when it is no room's alone.
+   */
+  roomsOf(result: StoredResult): string[] | null {
+    const marked = markedRoomOf(result);
+    if (marked !== undefined) return [marked];
+    const holders = this.#budget.holdersOf(result);
+    if (holders.length === 0 || !holders.every((holder) => holder.startsWith('room:'))) return null;
+    return holders.map((holder) => {
+      const roomId = holder.slice('room:'.length);
+      return slotOwner(roomId)?.room ?? roomId;
+    });
+  }
+
+  /**
+   * {@link find} for a door that answers a result by its id: null, as for an id nothing holds, to
+   * a request that may read none of the rooms the result follows.
+   */
+  async findReadable(id: string, client = ''): Promise<StoredResult | null> {
+    const result = await this.find(id, client);
+    return result && (await mayReadOneOf(this.roomsOf(result))) ? result : null;
   }
 }

@@ -28,7 +28,7 @@ import { request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import * as zarr from 'zarrita';
-import { collapseMesh, simplifyMesh } from '../../core/delivery/simplify-mesh.ts';
+import { collapseMesh, simplifyMesh } from '../../core/geometry/simplify-mesh.ts';
 import { decodeEnvelope, type DecodedMesh, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
 import { launchBrowser } from '../browser/browser-session.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';

@@ -26,7 +26,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
 import { labelSource } from '../../core/meshes/lod-sources.ts';
-import { simplifyMesh } from '../../core/delivery/simplify-mesh.ts';
+import { simplifyMesh } from '../../core/geometry/simplify-mesh.ts';
 import { buildLabelIndex } from '../../core/labels/label-index.ts';
 import { rssMiB } from '../helpers/process-rss.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';

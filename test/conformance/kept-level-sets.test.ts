@@ -15,7 +15,7 @@ import { DiskKeptResults } from '../../core/blobs/disk-kept-results.ts';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { S3BlobStore } from '../../core/blobs/s3-blob-store.ts';
 import type { DataStore } from '../../core/durable/data-store.ts';
-import { MeshBuilder } from '../../core/labels/mesh-builder.ts';
+import { MeshBuilder } from '../../core/geometry/mesh-builder.ts';
 import { DiskKeptLevelSets } from '../../core/meshes/disk-kept-level-sets.ts';
 import { keptForm, levelSetName, type KeptLevelSets } from '../../core/meshes/kept-level-sets.ts';
 import { unpackLevelSet, type SegmentLods } from '../../core/meshes/level-set.ts';

@@ -5,8 +5,8 @@
  * takes it only for reductions of ten times or more.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterMesh, type ClusteredMesh } from '../../core/delivery/cluster-mesh.ts';
-import { CLUSTER_REDUCTION, simplifyMesh } from '../../core/delivery/simplify-mesh.ts';
+import { clusterMesh, type ClusteredMesh } from '../../core/geometry/cluster-mesh.ts';
+import { CLUSTER_REDUCTION, simplifyMesh } from '../../core/geometry/simplify-mesh.ts';
 
 /** A UV sphere of about `triangles` triangles, wound to face out, with unit normals. */
 function sphere(triangles: number): ClusteredMesh {

@@ -14,8 +14,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   [
     'errors.ts',
     'redact-credentials.ts',
-    'agent/agent-options.ts',
     'loading/',
+    // The option groups of concepts that stand above options.ts (the agent's), read by it from
+    // below so that no folder it gathers imports it back.
+    'options/',
   ],
   // What a plugin writes and returns: the SDK's types. Keeping a thread within bounds: garbage
   // collected when idle or under pressure, queued work refused past its bound.
@@ -26,6 +28,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats/'],
   // Vocabulary: stored results, parameters, events, the wire types of the client.
   ['results/', 'params/', 'events/', 'client/', 'assets/'],
+  // Mesh geometry: a mesh grown in typed arrays with smooth normals, its box, its simplification
+  // (edge collapse, grid clustering). Below the three that shape surfaces (labels/, delivery/,
+  // meshes/), so none of them reaches sideways into another for it.
+  ['geometry/'],
   // The room cache and its budget, and answers made once for many readers; the Redis plumbing
   // every Redis half stands on (connections, keys and channels, the script table, pub/sub
   // fan-out, failures as 503s, time limits).
@@ -41,18 +47,22 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
+  // Edits of a labels layer: the ops on a chunked volume, undo and redo, and the stores that
+  // keep the edits (memory, data folder, Redis), each with its log entry in one write.
+  ['edits/'],
   // Stores of rooms' scenes (memory, disk and Redis), with the checks of what a scene may hold.
   ['scenes/'],
   // Stores of snapshots, whose documents are checked as scenes and marks are. Below delivery and
   // the worker threads that run them: a volume's pyramid (with the block reductions `max_dim`
-  // shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/'],
+  // shares), and a segmentation's label index, surfaces and renumbering. Images read in place
+  // from the remotes an operator names (their reads, cache and OME-Zarr metadata).
+  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/', 'remote/'],
   // A plugin bundle read once and checked file by file, its signature, and the checked bundles a
   // host keeps by bundle id; the host's options of plugin versions and trust.
   ['bundles/'],
   ['registry/', 'delivery/'],
   // A surface's levels of detail (Neuroglancer's multi-resolution meshes, GLB fragments), over
-  // segmentations' surfaces and delivery's simplifier; built on the worker threads above.
+  // segmentations' surfaces and geometry's simplifier; built on the worker threads above.
   ['meshes/'],
   // The versions of each plugin a host keeps side by side: reloaded, swapped one plugin at a
   // time, and shared with a Redis service's other hosts (the share's memory and Redis homes).
@@ -78,6 +88,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['published/'],
   ['rooms/service/'],
   ['scenes/service/'],
+  // Edits of rooms' labels layers: each layer loaded over its base result, edits kept in one order.
+  ['edits/service/'],
   ['snapshots/service/'],
   ['exports/'],
   // The services the routes share.
@@ -107,8 +119,7 @@ export const KNOWN_EXCEPTIONS: readonly string[] = [];
 /**
  * Folders (or a file) inside a folder that are rooms of their own: a concept's service, which
  * stands high in the layers, kept beside the concept's store, which stands low
- * (`scenes/service/` above `scenes/`); the agent's options, low where options.ts reads them,
- * kept beside the agent they configure (`agent/agent-options.ts` below `agent/`).
+ * (`scenes/service/` above `scenes/`).
  */
 export const NESTED_ROOMS: readonly string[] = LAYERS.flat().filter((room) => room.indexOf('/') < room.length - 1);
 

@@ -3,7 +3,7 @@
  * The model a host's options name: none without `--agent-model`, else the provider
  * `--agent-provider` says, at `--agent-url`. Each step's own time limit is the turn's.
  */
-import type { AgentHostOptions } from '../agent-options.ts';
+import type { AgentHostOptions } from '../../options/agent-options.ts';
 import type { AgentModel } from './agent-model.ts';
 import { AnthropicModel } from './anthropic-model.ts';
 import { OpenAiModel } from './openai-model.ts';

@@ -1,17 +1,21 @@
 /**
  * @module routes-meshes
- * `GET /api/results/{result_id}/meshes/<key>`: a held result's surfaces in levels of detail.
- * For Neuroglancer, its unsharded multi-resolution mesh format as it reads it: `info`,
- * `{segment}.index` (the manifest) and `{segment}` (the Draco fragments, level 0 first, with
- * ranges). For vitrine's page and WebXR viewer: `segments.json` (the segments and their
- * boxes), `{segment}.json` (the levels and the coarsest fragments), `{segment}/{level}.json`
- * (a level's fragments: cell, triangles, bytes and box) and `{segment}/{level}/{fragment}.glb`
- * (one fragment as meshopt-compressed GLB), and `coarse/{k}` (several segments' sidecars and
- * coarsest fragments in one answer, for a first picture in a few requests); for a notebook, `{segment}/{level}` (a whole level
- * as one mesh, the envelope). Everything is
- * named by the result's content, so every answer is immutable. A labels result's OME-Zarr store
- * (`{result_id}.zarr/meshes/`) answers the same files beside its `zarr.json` (NGFF's mesh proposal). A result that is neither a
- * labels volume nor a mesh over `--mesh-lod-triangles`, an unknown segment or key: 404.
+ * `GET /api/results/{result_id}/meshes/<key>`: a held result's surfaces in levels of detail, a
+ * fastify route per kind of key. For Neuroglancer, its unsharded multi-resolution mesh format as
+ * it reads it: `info`, `{segment}.index` (the manifest) and `{segment}` (the Draco fragments,
+ * level 0 first, with ranges). For vitrine's page and WebXR viewer: `segments.json` (the
+ * segments and their boxes), `{segment}.json` (the levels and the coarsest fragments),
+ * `{segment}/{level}.json` (a level's fragments: cell, triangles, bytes and box),
+ * `{segment}/{level}/{fragment}.glb` (one fragment as meshopt-compressed GLB) and `coarse/{k}`
+ * (several segments' sidecars and coarsest fragments in one answer, for a first picture in a few
+ * requests); for a notebook, `{segment}/{level}` (a whole level as one mesh, the envelope).
+ * Everything is named by the result's content, so every answer is immutable. A labels result's
+ * OME-Zarr store (`{result_id}.zarr/meshes/`) answers the same files beside its `zarr.json`
+ * (NGFF's mesh proposal). A result that is neither a labels volume nor a mesh over
+ * `--mesh-lod-triangles`, an unknown segment or key: 404; so is a result of closed rooms to whoever
+ * may read none of them (serving/result-ids.ts says which rooms a result follows). Numbers in a key that are not digits
+ * are an unknown key too (404, not a 400): the source is read as files, and a reader asks for
+ * files that are there or not.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../../errors.ts';
@@ -27,19 +31,46 @@ import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.
 import { meshGroup } from '../../zarr/mesh-group.ts';
 
 type MeshesContext = Pick<HostContext, 'resultIds'> & { meshes: MeshLods; options: Pick<HostContext['options'], 'envelopeMediaType'> };
-type MeshRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
 
-/** A key of the source: a document, a segment's file, or one of its GLB fragments. */
-const KEY = /^(?:(info|segments\.json)|(\d{1,10})(\.index|\.json)?|(\d{1,10})\/(\d{1,2})(\.json|\/(\d{1,9})\.glb)?)$/;
+/** The numbers a key may name, each with the digits it may have and what it is. */
+const NUMBERS = {
+  segment: { pattern: /^\d{1,10}$/, description: 'A segment id (a mesh result: 1)' },
+  level: { pattern: /^\d{1,2}$/, description: 'A level of detail, 0 the finest' },
+  fragment: { pattern: /^\d{1,9}$/, description: "A fragment's place in its level's list (`{segment}/{level}.json`)" },
+  k: { pattern: /^\d{1,9}$/, description: `Bundle: segments ${COARSE_BUNDLE_SEGMENTS}k and the ${COARSE_BUNDLE_SEGMENTS - 1} after it in \`segments.json\`` },
+} as const;
+type NumberName = keyof typeof NUMBERS;
 
-async function subjectOf(ctx: MeshesContext, id: string, client: string): Promise<LodSubject> {
-  const result = isResultId(id) ? await ctx.resultIds.find(id, client) : null;
-  if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
-  return ctx.meshes.subject(result, id, client);
+/** A key asked of a source: the result's levels, the key as written, and the numbers it names. */
+interface KeyAsked {
+  ctx: MeshesContext;
+  subject: LodSubject;
+  id: string;
+  key: string;
+  inStore: boolean;
+  numbers: Record<NumberName, number>;
+  client: string;
 }
 
-function sendPart(reply: FastifyReply, bytes: Uint8Array, type: string, etag: string): FastifyReply {
-  return sendBytes(reply, [bytes], { 'content-type': type, 'cache-control': IMMUTABLE, etag }, etag);
+/** One kind of key: its path in the source, what the OpenAPI document says of it, how it is answered. */
+interface MeshKey {
+  path: string;
+  summary: string;
+  description: string;
+  serve(asked: KeyAsked, reply: FastifyReply): Promise<FastifyReply>;
+}
+
+function notFound(asked: KeyAsked): Error {
+  return createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', asked.key, asked.id);
+}
+
+function sendPart(reply: FastifyReply, asked: KeyAsked, parts: readonly Uint8Array[], type: string): FastifyReply {
+  const etag = `"${asked.id}.${asked.key}"`;
+  return sendBytes(reply, parts, { 'content-type': type, 'cache-control': IMMUTABLE, etag }, etag);
+}
+
+function lodsOf(asked: KeyAsked): Promise<SegmentLods> {
+  return asked.ctx.meshes.segment(asked.subject, asked.numbers.segment, asked.client);
 }
 
 /** Fragment `index` of `level`, as its GLB bytes. */
@@ -49,69 +80,144 @@ function glbOf(lods: SegmentLods, level: number, index: number): Uint8Array | nu
 }
 
 /** `coarse/{k}`: segments k·N.. of the list, their sidecars and coarsest GLBs in one answer; null past the list. */
-async function coarseOf(ctx: MeshesContext, subject: LodSubject, k: number, client: string): Promise<Uint8Array[] | null> {
-  const ids = Array.from(subject.segments.subarray(k * COARSE_BUNDLE_SEGMENTS, (k + 1) * COARSE_BUNDLE_SEGMENTS));
+async function coarseOf(asked: KeyAsked): Promise<Uint8Array[] | null> {
+  const { k } = asked.numbers;
+  const ids = Array.from(asked.subject.segments.subarray(k * COARSE_BUNDLE_SEGMENTS, (k + 1) * COARSE_BUNDLE_SEGMENTS));
   if (ids.length === 0) return null;
-  return coarseBundle(await Promise.all(ids.map(async (segment) => ({ segment, lods: await ctx.meshes.segment(subject, segment, client) }))));
+  const sets = await Promise.all(ids.map(async (segment) => ({ segment, lods: await asked.ctx.meshes.segment(asked.subject, segment, asked.client) })));
+  return coarseBundle(sets);
 }
 
-async function serveKey(ctx: MeshesContext, request: MeshRequest, reply: FastifyReply): Promise<FastifyReply> {
+const BINARY = 'application/octet-stream';
+
+/** The kinds of key, a route each. Fastify prefers a fixed name to a parameter, so `info` is never segment "info". */
+const KEYS: readonly MeshKey[] = [
+  {
+    path: 'info',
+    summary: "Neuroglancer's `info` of the source",
+    description: '`neuroglancer_multilod_draco`: the quantization bits, the transform into physical units and the LOD scale multiplier.',
+    serve: async (asked, reply) => sendJson(reply, meshInfo(asked.subject)),
+  },
+  {
+    path: 'segments.json',
+    summary: 'The segments of the source and their boxes',
+    description: "For vitrine's page and WebXR viewer.",
+    serve: async (asked, reply) => sendJson(reply, segmentList(asked.subject)),
+  },
+  {
+    path: 'zarr.json',
+    summary: "The `meshes` group of a labels result's OME-Zarr store",
+    description: 'Only inside the store (`{result_id}.zarr/meshes/zarr.json`), as the NGFF mesh proposal lays it out; elsewhere 404.',
+    serve: async (asked, reply) => {
+      if (!asked.inStore) throw notFound(asked);
+      return sendJson(reply, meshGroup());
+    },
+  },
+  {
+    path: 'coarse/:k',
+    summary: "Several segments' sidecars and coarsest fragments in one answer",
+    description:
+      `Segments ${COARSE_BUNDLE_SEGMENTS}k to ${COARSE_BUNDLE_SEGMENTS}k + ${COARSE_BUNDLE_SEGMENTS - 1} of the list: a uint32 length, their ` +
+      "`{segment}.json` documents as one JSON array, then their coarsest fragments' GLB in order. Past the list: 404.",
+    serve: async (asked, reply) => {
+      const bundle = await coarseOf(asked);
+      if (!bundle) throw notFound(asked);
+      return sendPart(reply, asked, bundle, BINARY);
+    },
+  },
+  {
+    path: ':segment.index',
+    summary: "A segment's manifest (Neuroglancer's multi-resolution index)",
+    description: 'Chunk shape, grid origin, the levels, their scales and vertex offsets, and each level\'s fragments in Z-curve order with their sizes.',
+    serve: async (asked, reply) => sendPart(reply, asked, [(await lodsOf(asked)).manifest], BINARY),
+  },
+  {
+    path: ':segment.json',
+    summary: "A segment's levels and its coarsest fragments",
+    description: "For vitrine's page and WebXR viewer.",
+    serve: async (asked, reply) => sendJson(reply, segmentSidecar(asked.numbers.segment, await lodsOf(asked))),
+  },
+  {
+    path: ':segment',
+    summary: "A segment's Draco fragments, level 0 first",
+    description: 'Ranges answered 206, a range past the end 416.',
+    serve: async (asked, reply) => sendPart(reply, asked, [(await lodsOf(asked)).draco], BINARY),
+  },
+  {
+    path: ':segment/:level.json',
+    summary: "A level's fragments: their cells, triangles, bytes and boxes",
+    description: 'A level the segment lacks: 404.',
+    serve: async (asked, reply) => {
+      const sidecar = levelSidecar(asked.numbers.segment, await lodsOf(asked), asked.numbers.level);
+      if (!sidecar) throw notFound(asked);
+      return sendJson(reply, sidecar);
+    },
+  },
+  {
+    path: ':segment/:level/:fragment.glb',
+    summary: 'One fragment as meshopt-compressed GLB',
+    description: 'A fragment the level lacks: 404.',
+    serve: async (asked, reply) => {
+      const glb = glbOf(await lodsOf(asked), asked.numbers.level, asked.numbers.fragment);
+      if (!glb) throw notFound(asked);
+      return sendPart(reply, asked, [glb], 'model/gltf-binary');
+    },
+  },
+  {
+    path: ':segment/:level',
+    summary: 'A whole level as one mesh (the envelope)',
+    description: 'For a notebook. A level the segment lacks: 404.',
+    serve: async (asked, reply) => {
+      const { segment, level } = asked.numbers;
+      if (level >= (await lodsOf(asked)).levels) throw notFound(asked);
+      const mesh = await asked.ctx.meshes.level(asked.subject, segment, level, asked.client);
+      if (mesh.type !== 'mesh') throw notFound(asked);
+      return sendPart(reply, asked, encodeMeshEnvelope(mesh).parts, asked.ctx.options.envelopeMediaType);
+    },
+  },
+];
+
+/** The path parameters of a key's route, as read from its path. */
+function namesOf(path: string): NumberName[] {
+  return [...path.matchAll(/:([a-z]+)/g)].map((match) => match[1] as NumberName);
+}
+
+/** The result and key a request asks for; a result without levels, or a key whose numbers are not digits: 404. */
+async function keyAsked(ctx: MeshesContext, path: string, request: FastifyRequest, client: string): Promise<KeyAsked> {
+  const params = request.params as Record<string, string>;
   // A labels result's OME-Zarr store holds the same files in its `meshes` group, as the NGFF mesh proposal lays them out.
-  const inStore = request.params.id.endsWith('.zarr');
-  const id = inStore ? request.params.id.slice(0, -'.zarr'.length) : request.params.id;
-  const key = request.params['*'];
-  const subject = await subjectOf(ctx, id, request.ip);
+  const inStore = params.id!.endsWith('.zarr');
+  const id = inStore ? params.id!.slice(0, -'.zarr'.length) : params.id!;
+  const key = path === '*' ? params['*']! : path.replace(/:([a-z]+)/g, (_, name: string) => params[name]!);
+  const result = isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
+  if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
+  const subject = await ctx.meshes.subject(result, id, client);
   if (inStore && !subject.index) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', `meshes/${key}`, `${id}.zarr`);
-  if (inStore && key === 'zarr.json') return sendJson(reply, meshGroup());
-  const coarse = /^coarse\/(\d{1,9})$/.exec(key);
-  const bundle = coarse ? await coarseOf(ctx, subject, Number(coarse[1]), request.ip) : null;
-  const etag = `"${id}.${key}"`;
-  if (bundle) return sendBytes(reply, bundle, { 'content-type': 'application/octet-stream', 'cache-control': IMMUTABLE, etag }, etag);
-  const match = KEY.exec(key);
-  if (!match) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
-  if (match[1] === 'info') return sendJson(reply, meshInfo(subject));
-  if (match[1]) return sendJson(reply, segmentList(subject));
-  const segment = Number(match[2] ?? match[4]);
-  const lods = await ctx.meshes.segment(subject, segment, request.ip);
-  if (match[3] === '.index') return sendPart(reply, lods.manifest, 'application/octet-stream', etag);
-  if (match[3] === '.json') return sendJson(reply, segmentSidecar(segment, lods));
-  if (match[2]) return sendPart(reply, lods.draco, 'application/octet-stream', etag);
-  const level = Number(match[5]);
-  if (match[6] === '.json') {
-    const sidecar = levelSidecar(segment, lods, level);
-    if (sidecar) return sendJson(reply, sidecar);
-  } else if (match[6]) {
-    const glb = glbOf(lods, level, Number(match[7]));
-    if (glb) return sendPart(reply, glb, 'model/gltf-binary', etag);
-  } else if (level < lods.levels) {
-    const mesh = await ctx.meshes.level(subject, segment, level, request.ip);
-    const headers = { 'content-type': ctx.options.envelopeMediaType, 'cache-control': IMMUTABLE, etag };
-    if (mesh.type === 'mesh') return sendBytes(reply, encodeMeshEnvelope(mesh).parts, headers, etag);
+  const numbers = {} as Record<NumberName, number>;
+  for (const name of namesOf(path)) {
+    if (!NUMBERS[name].pattern.test(params[name]!)) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
+    numbers[name] = Number(params[name]);
   }
-  throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
+  return { ctx, subject, id, key, inStore, numbers, client };
+}
+
+function paramsSchema(path: string): object {
+  const properties: Record<string, object> = { id: { type: 'string', description: 'The result id (X-Result-Id); `{result_id}.zarr` for the store' } };
+  for (const name of namesOf(path)) properties[name] = { type: 'string', description: `${NUMBERS[name].description} (digits)` };
+  return { type: 'object', required: Object.keys(properties), properties };
 }
 
 export async function meshRoutes(app: FastifyInstance, opts: { ctx: MeshesContext }): Promise<void> {
   const { ctx } = opts;
-  const schema = {
-    summary: "A held result's surfaces in levels of detail (Neuroglancer's multi-resolution meshes, and GLB fragments)",
-    description:
-      'Every labels result (each segment) and every mesh result over `--mesh-lod-triangles` (segment 1). For Neuroglancer ' +
-      '(`precomputed://<host>/api/results/{result_id}/meshes`): `info`, `{segment}.index` (the manifest), `{segment}` (Draco fragments, ' +
-      'level 0 first; ranges answered 206, past the end 416). For the page and WebXR: `segments.json`, `{segment}.json` ' +
-      '(its levels and its coarsest fragments), `coarse/{k}` (segments 16k to 16k + 15 of the list: a uint32 length, ' +
-      'their `{segment}.json` documents as one JSON array, then their coarsest fragments\' GLB in order), ' +
-      '`{segment}/{level}.json` (a level\'s fragments with their cells, triangles, bytes and ' +
-      'boxes) and `{segment}/{level}/{fragment}.glb` (meshopt-compressed GLB); `{segment}/{level}` is a whole level as one mesh ' +
-      '(the envelope). Built on first ask, then kept; immutable.',
-    params: {
-      type: 'object',
-      required: ['id', '*'],
-      properties: {
-        id: { type: 'string', description: 'The result id (X-Result-Id)' },
-        '*': { type: 'string', description: 'The key inside the source' },
-      },
-    },
-  };
-  app.get('/api/results/:id/meshes/*', { schema }, (request: MeshRequest, reply) => serveKey(ctx, request, reply));
+  const built =
+    'Every labels result (each segment) and every mesh result over `--mesh-lod-triangles` (segment 1); built on first ask, then kept; immutable. ';
+  for (const kind of KEYS) {
+    const schema = { summary: kind.summary, description: built + kind.description, params: paramsSchema(kind.path) };
+    const serve = async (request: FastifyRequest, reply: FastifyReply) => kind.serve(await keyAsked(ctx, kind.path, request, request.ip), reply);
+    app.get(`/api/results/:id/meshes/${kind.path}`, { schema }, serve);
+  }
+  // Any other key names no file of the source: the result is checked as for the others, then 404.
+  app.get('/api/results/:id/meshes/*', { schema: { hide: true } }, async (request) => {
+    throw notFound(await keyAsked(ctx, '*', request, request.ip));
+  });
 }

@@ -13,8 +13,9 @@ import { createHostError, isHostError } from '../../errors.ts';
 import type { People, Presented } from '../../people/people.ts';
 import type { RoomUse, Want } from '../../people/room-access.ts';
 import { runAs, type Acting } from '../../events/acting-user.ts';
+import { actingFor } from '../../people/acting-person.ts';
 import { routeOf } from '../route-of.ts';
-import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
+import { declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
 import { bearsUserToken, type Identity } from '../../people/users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 import { asUseAnswers, type RoomSpecimen } from '../../people/specimen-access.ts';
@@ -78,11 +79,6 @@ export function roomsReader(people: People): RoomsReader {
   return (request, rooms) => people.mayAny(rooms, requestIdentity(request), 'read');
 }
 
-/** Who the work of a request is done for, and what rooms let it do (what it names deep below its route asks). */
-function actingOf(people: People, identity: Identity | null): Acting {
-  return { name: identity?.name ?? ANONYMOUS, check: async (room, want) => void (await people.check(room, identity, want)) };
-}
-
 /** The rest of `request` (and all it starts) run as `identity`, or as nobody (`nobody`, made once). */
 function actAs(request: FastifyRequest, acting: Acting, identity: Identity | null, done: () => void): void {
   if (identity) setRequestIdentity(request, identity);
@@ -116,7 +112,7 @@ async function hasUsers(people: People): Promise<boolean> {
 
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
   const header = options.userHeader.toLowerCase();
-  const nobody = actingOf(people, null);
+  const nobody = actingFor(people, null);
   declareRequestIdentity(app);
   const identify = async (request: FastifyRequest, shown: Presented): Promise<Identity | null> => {
     try {
@@ -147,7 +143,7 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     } catch (error) {
       return done(error as Error);
     }
-    const act = (identity: Identity | null) => actAs(request, identity ? actingOf(people, identity) : nobody, identity, done);
+    const act = (identity: Identity | null) => actAs(request, identity ? actingFor(people, identity) : nobody, identity, done);
     if (known !== undefined) return act(known);
     identify(request, shown).then(act, done);
   });

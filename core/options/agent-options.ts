@@ -2,7 +2,8 @@
  * @module agent-options
  * The host options of the headset's agent (`--agent-model`, `--agent-provider`, `--agent-url`,
  * `--agent-turn-timeout`, `--agent-max-rooms`, `--stt-url`, `--tts-url`): their defaults and
- * checks, beside the agent they configure; options.ts folds them into the host's. No model
+ * checks, low beside the host's other option groups (the agent itself stands above options.ts,
+ * which folds them into the host's). No model
  * leaves the agent socket open for headset tools only; no speech services leave voice off.
  */
 
