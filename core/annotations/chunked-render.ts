@@ -1,19 +1,20 @@
 /**
  * @module chunked-render
  * A room's list rendered as JSON (as answered, or canonical for a snapshot) or CSV text without holding the event loop: the annotations
- * are taken a few hundred at a time, the loop free between batches, and each annotation's
+ * are taken a few hundred points at a time, the loop free between batches, and each annotation's
  * text is kept with it (annotations are replaced, never changed in place), so the next version
  * of a room of 100,000 marks held in memory renders again only the marks that moved. The answered forms also
  * come as bytes, a part per batch, so no text of a whole room is ever made.
  */
-import { inTurns } from '../memory/turn-batches.ts';
+import { inWeighedTurns } from '../memory/turn-batches.ts';
 import type { Annotation, AnnotationList } from '../wire/scene-types.ts';
 import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
 import { stableJson } from '../wire/stable-json.ts';
+import { pointsOf } from './annotation-record.ts';
 
-/** Annotations rendered between two turns of the event loop. */
-const BATCH = 500;
+/** Points rendered between two turns of the event loop (500 marks, or one long polyline alone). */
+const BATCH_POINTS = 500;
 
 /** Each annotation's JSON, kept for as long as the annotation object lives. */
 const jsonOf = new WeakMap<Annotation, string>();
@@ -32,7 +33,7 @@ function renderBatches<T>(
   separator: string,
   take: (text: string) => T,
 ): Promise<T[]> {
-  return inTurns(annotations, BATCH, (batch, at) => take((at > 0 ? separator : '') + batch.map(render).join(separator)));
+  return inWeighedTurns(annotations, BATCH_POINTS, pointsOf, (batch, at) => take((at > 0 ? separator : '') + batch.map(render).join(separator)));
 }
 
 function jsonText(a: Annotation): string {
