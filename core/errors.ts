@@ -8,11 +8,12 @@
 import { AGENT_ERRORS } from './errors/agent-errors.ts';
 import { COMPUTE_ERRORS } from './errors/compute-errors.ts';
 import { PEOPLE_ERRORS } from './errors/people-errors.ts';
+import { REMOTE_ERRORS } from './errors/remote-errors.ts';
 import { REQUEST_ERRORS } from './errors/request-errors.ts';
 import { ROOM_ERRORS } from './errors/room-errors.ts';
 
 /** Every code, gathered from its area (errors/): the one catalog routes throw from. */
-export const ERRORS = { ...REQUEST_ERRORS, ...COMPUTE_ERRORS, ...ROOM_ERRORS, ...AGENT_ERRORS, ...PEOPLE_ERRORS } as const;
+export const ERRORS = { ...REQUEST_ERRORS, ...COMPUTE_ERRORS, ...ROOM_ERRORS, ...AGENT_ERRORS, ...PEOPLE_ERRORS, ...REMOTE_ERRORS } as const;
 
 export type HostErrorCode = keyof typeof ERRORS;
 

@@ -29,6 +29,7 @@ import type { RoomSnapshots } from './snapshots/service/room-snapshots.ts';
 import type { RoomWorkspace } from './rooms/service/room-workspace.ts';
 import type { RoomRecorder } from './history/room-recorder.ts';
 import type { PresenceService } from './presence/presence-service.ts';
+import type { RemoteData } from './remote/remote-data.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -69,6 +70,8 @@ export interface HostContext {
   history: RoomRecorder;
   /** Who is in each room (`GET /api/rooms/{room}/presence`, `presence` events) and their live poses. */
   presence: PresenceService;
+  /** The remotes the operator named, every read from them, and the specimens published from them. */
+  remotes: RemoteData;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

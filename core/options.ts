@@ -14,6 +14,7 @@ import { JOB_DEFAULTS, JOB_NUMBER_RULES, type JobHostOptions } from './jobs/job-
 import { checkPythonOptions, PYTHON_DEFAULTS, PYTHON_NUMBER_RULES, type PythonHostOptions } from './python/python-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './blobs/s3-url.ts';
+import { checkRemoteOptions, REMOTE_DEFAULTS, type RemoteHostOptions } from './options/remote-options.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 
@@ -22,7 +23,8 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOptions, AgentHostOptions, JobHostOptions, PythonHostOptions {
+export interface HostOptions
+  extends PluginOptions, PeopleHostOptions, KeepingOptions, AgentHostOptions, JobHostOptions, PythonHostOptions, RemoteHostOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
@@ -180,7 +182,7 @@ export const HOST_DEFAULTS = Object.freeze({
   uploads: true,
   maxUploadBytes: 268435456,
   maxAnnotations: 100_000,
-  ...KEEPING_DEFAULTS, ...PLUGIN_DEFAULTS, ...PEOPLE_DEFAULTS, ...AGENT_DEFAULTS, ...JOB_DEFAULTS, ...PYTHON_DEFAULTS,
+  ...KEEPING_DEFAULTS, ...PLUGIN_DEFAULTS, ...PEOPLE_DEFAULTS, ...AGENT_DEFAULTS, ...JOB_DEFAULTS, ...PYTHON_DEFAULTS, ...REMOTE_DEFAULTS,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -261,6 +263,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   checkPythonOptions(o);
   checkPeopleOptions(o);
   checkAgentOptions(o);
+  checkRemoteOptions(o);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   const maxDeliveryBytes = options.maxDeliveryBytes ?? Math.floor(o.cacheMaxBytes / 4);
   return { ...o, maxDeliveryBytes, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;

@@ -16,6 +16,7 @@ import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
 import type { TurnOutcome } from './agent-figures.ts';
 import { createHostError } from '../errors.ts';
+import { faultWords } from './agent-fault.ts';
 import type { RoomVoice } from './voice/room-voice.ts';
 import type { VoiceHost } from './voice/voice-host.ts';
 
@@ -152,7 +153,7 @@ export class AgentRoom implements VoiceHost {
     const conversation = this.#conversation ?? this.#open();
     if (!conversation) return member.send(hostFrames.error(this.#deps.fullMessage));
     this.#transcript.add({ role: 'user', text });
-    void this.#deps.log.write(this.id, { role: 'user', text }, member.peer.user, this);
+    this.#record({ role: 'user', text }, member.peer.user);
     const image = this.#attached;
     this.#attached = null;
     const position = conversation.submit({ text, image, author: { identity: member.identity, baseUrl: member.baseUrl } });
@@ -195,7 +196,7 @@ export class AgentRoom implements VoiceHost {
     this.#deps.figures.turn(outcome);
     if (text && conversation === this.#conversation) {
       this.#transcript.add({ role: 'agent', text });
-      void this.#deps.log.write(this.id, { role: 'agent', text, ...(outcome === 'interrupted' ? { interrupted: true } : {}) }, AGENT_ACTOR, this);
+      this.#record({ role: 'agent', text, ...(outcome === 'interrupted' ? { interrupted: true } : {}) }, AGENT_ACTOR);
     }
     if (outcome === 'interrupted') {
       this.broadcast(hostFrames.status('interrupted'));
@@ -224,8 +225,20 @@ export class AgentRoom implements VoiceHost {
     this.#conversation?.end();
     this.#transcript.clear();
     this.#attached = null;
-    void this.#deps.log.write(this.id, { op: 'end' }, member.peer.user, this);
+    this.#record({ op: 'end' }, member.peer.user);
     this.#release();
+  }
+
+  /**
+   * Writes `change` into the room's log. A log that cannot take it (Redis away or stalled: a 503)
+   * costs the room that entry, not the host: the fault is logged and every socket hears an
+   * `error` saying so, and the conversation goes on.
+   */
+  #record(change: ConversationChange, by: string): void {
+    this.#deps.log.write(this.id, change, by, this).catch((error: unknown) => {
+      this.fault('the conversation could not be recorded', error);
+      this.broadcast(hostFrames.error(faultWords('this turn could not be recorded in the room’s log', error)));
+    });
   }
 
   /** Lets the conversation go once nobody is in the room and no turn runs (the log keeps it). */

@@ -7,14 +7,16 @@
  * client's. On a service a room's conversation is held by one host for all (service-agent-rooms.ts).
  */
 import type { WebSocket } from 'ws';
+import { isHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { HeadsetCalls, ToolDeps } from '../mcp/mcp-tool.ts';
+import { actingFor } from '../people/acting-person.ts';
 import type { People } from '../people/people.ts';
 import { AgentFigures } from './agent-figures.ts';
 import { AgentRooms } from './agent-rooms.ts';
 import { serveAgentSocket, type AgentRoomsPort, type SocketWho } from './agent-socket.ts';
-import type { AgentRelay } from './agent-relay.ts';
-import { ServiceAgentRooms } from './service-agent-rooms.ts';
+import type { AgentRelay } from './service/agent-relay.ts';
+import { ServiceAgentRooms } from './service/service-agent-rooms.ts';
 import { AgentTools, type RoomRight } from './agent-tools.ts';
 import type { ClientIds } from './client-ids.ts';
 import type { ConversationRecord } from '../history/conversation-record.ts';
@@ -49,12 +51,15 @@ export class AgentService {
 
   constructor(deps: AgentServiceDeps) {
     this.#deps = deps;
+    // A refusal (the room's access says no) is an answer; a fault on the way (the access store
+    // unreachable: Redis away) is thrown, so it is logged and told as a fault, never as "you may not".
     this.#right = async (roomId, who, want) => {
       try {
         await deps.people.check(roomId, who, want);
         return null;
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        if (isHostError(error) && error.statusCode < 500) return error.message;
+        throw error;
       }
     };
     const options = deps.ctx.options;
@@ -67,7 +72,7 @@ export class AgentService {
         tools: new AgentTools({
           ctx: deps.ctx,
           headsets: this.headsets,
-          right: this.#right,
+          acting: (identity) => actingFor(deps.people, identity),
           fault: (tool, error) => deps.warn(`agent tool '${tool}' failed`, error),
         }),
         turnTimeoutMs: options.agentTurnTimeoutSeconds * 1000,

@@ -19,6 +19,7 @@ import type { RoomRight } from './agent-tools.ts';
 import { decodeBinary, type BinaryFrame } from './binary-frame.ts';
 import type { ClientIds } from './client-ids.ts';
 import { readyFrame, readyWriter } from './ready-frame.ts';
+import { faultWords } from './agent-fault.ts';
 
 /** Largest text frame. */
 export const MAX_TEXT_FRAME = 1024 * 1024;
@@ -101,7 +102,15 @@ export async function serveAgentSocket(deps: AgentSocketDeps, roomId: string, wh
   const handle = async (data: Buffer, isBinary: boolean) => {
     if (!member || socket.readyState !== socket.OPEN) return;
     const refuse = (message: string) => member!.send(hostFrames.error(message));
-    const writing = async () => who.readOnly ?? (await deps.right(roomId, who.identity, 'write'));
+    const writing = async () => {
+      if (who.readOnly) return who.readOnly;
+      try {
+        return await deps.right(roomId, who.identity, 'write');
+      } catch (error) {
+        deps.fault(`room '${roomId}': a socket's right to write could not be checked`, error);
+        return faultWords('your right to write this room could not be checked', error);
+      }
+    };
     if (isBinary) {
       const frame = decodeBinary(data);
       if (frame instanceof FrameProblem) return refuse(frame.message);
@@ -119,7 +128,11 @@ export async function serveAgentSocket(deps: AgentSocketDeps, roomId: string, wh
   socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     if (!isBinary && bytes.length > MAX_TEXT_FRAME) return socket.close(1009, 'text frames are at most 1 MiB');
-    chain = chain.then(() => handle(bytes, isBinary)).catch((error: unknown) => deps.fault(`room '${roomId}': an agent frame failed`, error));
+    chain = chain.then(() => handle(bytes, isBinary)).catch((error: unknown) => {
+      // A fault on the frame's way (the room's holder unreachable, Redis away) is told to its sender.
+      deps.fault(`room '${roomId}': an agent frame failed`, error);
+      member?.send(hostFrames.error(faultWords('the frame could not be handled', error)));
+    });
   });
   keepAlive(socket, () => {});
   let leaveRoster: (() => void) | null = null;

@@ -6,20 +6,22 @@
  * and a room that user may not write refuses it as the HTTP routes would); a tool that takes a
  * room acts in the conversation's room unless it names another. Whatever a tool answers, or
  * refuses, goes back to the model as the tool's result: a picture as an image, anything else as
- * JSON text.
+ * JSON text. The call acts for its person exactly as their own HTTP request would: what it names
+ * deep below (a room's published specimen, an input) is checked where it is resolved, so a room's
+ * specimen they may not read is not found, whichever room the conversation is in.
  */
 import { bytesOf } from '../envelope/bytes-of.ts';
 import { isHostError } from '../errors.ts';
-import { asActor } from '../history/request-actor.ts';
-import { ANONYMOUS } from '../people/request-user.ts';
+import { runAs, type Acting } from '../events/acting-user.ts';
 import type { Want } from '../people/room-access.ts';
 import type { Identity } from '../people/users.ts';
 import { ToolImage, type HeadsetCalls, type ToolDeps } from '../mcp/mcp-tool.ts';
-import { callTool, isToolName, listTools, MCP_TOOLS, TOOL_NAMES } from '../mcp/mcp-tools.ts';
+import { callTool, isToolName, listTools, MCP_TOOLS, TOOL_NAMES, type ToolName } from '../mcp/mcp-tools.ts';
 import { toolRoomWant } from '../mcp/tool-rooms.ts';
+import { asRoomData } from './room-data.ts';
 import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
 
-/** Whether `who` may `want` the room (null), or why not. */
+/** Whether `who` may `want` the room (null), or why not; a fault on the way (the access store away) is thrown. */
 export type RoomRight = (roomId: string, who: Identity | null, want: Want) => Promise<string | null>;
 
 /** Who a turn is, for the tools it makes the agent call. */
@@ -31,7 +33,8 @@ export interface TurnAuthor {
 export interface AgentToolDeps {
   ctx: ToolDeps;
   headsets: HeadsetCalls;
-  right: RoomRight;
+  /** How work done for `identity` acts: its name, and what each room lets it do (as its HTTP requests would). */
+  acting(identity: Identity | null): Acting;
   /** A tool failed for a reason of the host's own (logged; the model hears only that it failed). */
   fault(tool: string, error: unknown): void;
 }
@@ -44,6 +47,11 @@ function takesRoom(name: string): boolean {
 
 function textPart(value: unknown): ModelPart {
   return { type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) };
+}
+
+/** A tool's answer as the model reads it: data between the markers (room-data.ts), never instructions. */
+function dataPart(value: unknown): ModelPart {
+  return { type: 'text', text: asRoomData(JSON.stringify(value ?? null)) };
 }
 
 export class AgentTools {
@@ -65,16 +73,19 @@ export class AgentTools {
     const args = { ...call.args };
     if (takesRoom(call.name) && (args.room === undefined || args.room === null || args.room === '')) args.room = roomId;
     const want = toolRoomWant(call.name);
-    if (want && typeof args.room === 'string') {
-      const refusal = await this.#deps.right(args.room, author.identity, want);
-      if (refusal) return answer([textPart(refusal)], true);
-    }
+    const acting = this.#deps.acting(author.identity);
     try {
       const context = { ctx: this.#deps.ctx, baseUrl: author.baseUrl, headsets: this.#deps.headsets };
-      const value = await asActor(author.identity?.name ?? ANONYMOUS, () => callTool(context, call.name as keyof typeof MCP_TOOLS, args));
+      // The call runs as its person's own request would: the room it names is checked first, and
+      // whatever it names below (a room's published specimen, an input) is checked where it is
+      // resolved, so a specimen of a room they may not read is not found, whichever room this is.
+      const value = await runAs(acting, async () => {
+        if (want && typeof args.room === 'string') await acting.check?.(args.room, want);
+        return callTool(context, call.name as ToolName, args);
+      });
       // The picture is seen, not copied: a screenshot is megabytes.
-      if (value instanceof ToolImage) return answer([{ type: 'image', mime: value.mime, data: bytesOf(value.bytes) }, textPart(value.about)]);
-      return answer([textPart(value ?? null)]);
+      if (value instanceof ToolImage) return answer([{ type: 'image', mime: value.mime, data: bytesOf(value.bytes) }, dataPart(value.about)]);
+      return answer([dataPart(value)]);
     } catch (error) {
       if (isHostError(error)) return answer([textPart(error.message)], true);
       this.#deps.fault(call.name, error);

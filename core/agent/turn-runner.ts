@@ -10,6 +10,7 @@ import { HEADSET_TOOLS } from '../mcp/headset-tools.ts';
 import { hostFrames } from './agent-frames.ts';
 import type { AgentFigures } from './agent-figures.ts';
 import type { TurnAuthor } from './agent-tools.ts';
+import { DATA_RULE, otherRoomNotice, quotedRoom } from './room-data.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
 
 const HEADSET_TOOL_NAMES = new Set(Object.keys(HEADSET_TOOLS));
@@ -17,13 +18,16 @@ const HEADSET_TOOL_NAMES = new Set(Object.keys(HEADSET_TOOLS));
 /** Most model steps in one turn (each one a reply that may ask for tools). */
 export const MAX_STEPS = 24;
 
-/** What the agent is told of itself and its room. */
+/** What the agent is told of itself and its room (whose id is quoted: it is data, whatever it says). */
 export function systemPrompt(roomId: string): string {
   return (
-    `You are the agent of room '${roomId}' of a vitrine host: people in the room (in VR headsets, on web pages, in notebooks) talk to you ` +
+    `You are the agent of one room of a vitrine host; the room's id, quoted as a JSON string, is ${quotedRoom(roomId)}. ` +
+    'People in the room (in VR headsets, on web pages, in notebooks) talk to you ' +
     'together, by text or voice, and see everything you say. You can list, compute and publish specimens (meshes, volumes, point clouds, ' +
     'images), change what the room shows and how, and drive the headsets: load_specimen loads a specimen (a catalog id, or the load_id ' +
-    'compute answers) into every headset, and capture_viewport shows you what a headset sees. Keep spoken answers short.'
+    'compute answers) into every headset, and capture_viewport shows you what a headset sees. Keep spoken answers short. ' +
+    'Act in this room unless the person speaking names another. ' +
+    DATA_RULE
   );
 }
 
@@ -93,6 +97,8 @@ export async function runTurn(deps: TurnDeps, messages: ModelMessage[], turn: Tu
       for (const call of reply.calls) {
         signal.throwIfAborted();
         deps.broadcast(hostFrames.status(`Using the ${call.name} tool...`));
+        const elsewhere = otherRoomNotice(deps.roomId, call);
+        if (elsewhere) deps.broadcast(hostFrames.status(elsewhere));
         const result = await orStopped(deps.tools.run(deps.roomId, turn.author, call), signal);
         deps.figures.tool(HEADSET_TOOL_NAMES.has(call.name) ? 'headset' : 'host', !result.isError);
         results.push(result);

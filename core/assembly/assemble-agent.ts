@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AgentService, type AgentServiceDeps } from '../agent/agent-service.ts';
 import { modelOf } from '../agent/model/model-of.ts';
 import type { AgentRoom } from '../agent/agent-room.ts';
-import { OpenAiSpeechToText, OpenAiTextToSpeech } from '../agent/voice/speech-services.ts';
+import { OpenAiSpeechToText, OpenAiTextToSpeech, SPEECH_REQUEST_MS } from '../agent/voice/speech-services.ts';
 import { VoiceRoom } from '../agent/voice/voice-room.ts';
 import type { HostContext } from '../host-context.ts';
 import type { People } from '../people/people.ts';
@@ -19,8 +19,10 @@ import type { ConversationRecord } from '../history/conversation-record.ts';
 /** A room's voice when the host has speech to text (`--stt-url`), speaking replies when it has text to speech. */
 function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRoom) | null {
   if (options.sttUrl === null) return null;
-  const stt = new OpenAiSpeechToText(options.sttUrl);
-  const tts = options.ttsUrl === null ? null : new OpenAiTextToSpeech(options.ttsUrl);
+  // No speech request outlives a turn's own limit.
+  const timeoutMs = Math.min(SPEECH_REQUEST_MS, options.agentTurnTimeoutSeconds * 1000);
+  const stt = new OpenAiSpeechToText(options.sttUrl, process.env, timeoutMs);
+  const tts = options.ttsUrl === null ? null : new OpenAiTextToSpeech(options.ttsUrl, process.env, timeoutMs);
   return (room) => new VoiceRoom(room, stt, tts);
 }
 

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { sessionSpecimens } from '../snapshots/service/session-specimens.ts';
+import { arraysIntoRoom } from '../snapshots/service/room-arrays.ts';
 import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
@@ -35,6 +36,7 @@ import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults, type ResultStack } from './assemble-results.ts';
 import { assembleWorkspace, type Workspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
+import { LabelsEditing } from '../edits/service/labels-editing.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
@@ -43,6 +45,7 @@ import { Replays } from '../history/replays.ts';
 import { ConversationRecord } from '../history/conversation-record.ts';
 import { hasMeshLevels } from '../meshes/has-levels.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { RemoteData } from '../remote/remote-data.ts';
 
 /** A host's services, put together; its home's people, client ids and agent relay, and its Redis service or data folder (null without). */
 export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | 'agentRelay'>, Pick<ResultStack, 'scale' | 'data'> {
@@ -51,7 +54,7 @@ export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | '
   /** `app.vitrine`. */
   handle: VitrineHandle;
   /** What some route groups alone read, beside the services they share (`ctx`). */
-  own: Pick<OwnRouteServices, 'pyramids' | 'meshes' | 'replays'>;
+  own: Pick<OwnRouteServices, 'pyramids' | 'meshes' | 'replays' | 'editing'>;
   /** What federation takes of this host: its own results and jobs, the invokers, the reload's hooks. */
   federation: FederationPort;
   scheduler: RoomScheduler;
@@ -132,6 +135,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
+    remotes: new RemoteData({ ...options, budget: stack.budget }),
     published: workspace.published,
     rooms: workspace.rooms,
     history: workspace.history,
@@ -183,6 +187,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     published: workspace.published,
     hasLevels,
     carried: sessionSpecimens(sources),
+    arraysInto: (roomId, layers) => arraysIntoRoom(sources, roomId, layers),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });
@@ -198,7 +203,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), info: (line) => log.info(line), afterSwap }),
-    own: { pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget), meshes, replays },
+    own: {
+      pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
+      meshes,
+      replays,
+      editing: new LabelsEditing({ scenes, sources: base, store: workspace.edits }),
+    },
     federation: {
       local: createLocalRuns(stack.local.results, stack.local.jobs),
       relay: stack.scale?.relay ?? null,

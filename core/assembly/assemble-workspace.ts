@@ -43,7 +43,7 @@ async function chooseHomes(deps: HomeDeps, scale: ScaleService | null, data: Dur
 }
 
 /** A host's rooms, their annotations, people, client ids and agent relay in the home chosen (store-homes.ts). */
-export interface Workspace extends Pick<StoreHomes, 'annotations' | 'people' | 'clientIds' | 'agentRelay'> {
+export interface Workspace extends Pick<StoreHomes, 'annotations' | 'edits' | 'people' | 'clientIds' | 'agentRelay'> {
   published: PublishedSpecimens;
   rooms: RoomWorkspace;
   /** Rooms' scenes: in this host's memory, its data folder or the Redis service. */
@@ -98,6 +98,7 @@ export async function assembleWorkspace(deps: {
     sceneStore: homes.scenes,
     snapshots: { store: homes.snapshots, pins: homes.pins },
     annotations: homes.annotations,
+    edits: homes.edits,
     history: new RoomRecorder(homes.log),
     people: homes.people,
     presence,

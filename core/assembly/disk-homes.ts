@@ -8,6 +8,7 @@
  */
 import { DiskClientIds } from '../agent/disk-client-ids.ts';
 import { DiskAnnotationStore } from '../annotations/disk-annotation-store.ts';
+import { DiskEditStore } from '../edits/disk-edit-store.ts';
 import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
 import { DiskRoomLog } from '../history/disk-room-log.ts';
 import { DiskAccessStore } from '../people/disk-access-store.ts';
@@ -33,6 +34,7 @@ export function diskHomes({ options, events }: HomeDeps, data: DurableData): Sto
     board,
     scenes: new DiskSceneStore(store, events, log),
     annotations,
+    edits: new DiskEditStore(store, events, log),
     snapshots,
     pins,
     share: new DiskPublished(store),

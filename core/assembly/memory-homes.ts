@@ -7,6 +7,7 @@
  */
 import { MemoryClientIds } from '../agent/memory-client-ids.ts';
 import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
+import { MemoryEditStore } from '../edits/memory-edit-store.ts';
 import { MemoryRoomLog } from '../history/memory-room-log.ts';
 import { MemoryAccessStore } from '../people/memory-access-store.ts';
 import { MemoryTicketStore } from '../people/memory-ticket-store.ts';
@@ -48,6 +49,7 @@ export function memoryHomes({ options, events, budget, warn }: HomeDeps): StoreH
     board,
     scenes: new MemorySceneStore(events, log),
     annotations,
+    edits: new MemoryEditStore(events, log),
     snapshots,
     pins,
     share: null,

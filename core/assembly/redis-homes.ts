@@ -5,9 +5,10 @@
  * the bytes snapshots pin and published files in the service's blob store. Who is in a room is
  * the service's roster, and live poses and rooms' agent frames cross hosts through its pub/sub.
  */
-import { RedisAgentRelay } from '../agent/redis-agent-relay.ts';
+import { RedisAgentRelay } from '../agent/service/redis-agent-relay.ts';
 import { RedisClientIds } from '../agent/redis-client-ids.ts';
 import { RedisAnnotationStore } from '../annotations/redis-annotation-store.ts';
+import { RedisEditStore } from '../edits/redis-edit-store.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import { RedisRoomLog } from '../history/redis-room-log.ts';
 import { openUserStore } from '../people/open-user-store.ts';
@@ -42,6 +43,7 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
     board,
     scenes: new RedisSceneStore(redis, log),
     annotations,
+    edits: new RedisEditStore(redis, log),
     snapshots,
     pins,
     share: new RedisPublished(redis, scale.connections.blobs),

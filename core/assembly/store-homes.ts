@@ -5,9 +5,10 @@
  * same room log, so each change of a room and its log entry are one write of that home (one
  * transaction of the data folder, one Redis script, one turn of memory).
  */
-import type { AgentRelay } from '../agent/agent-relay.ts';
+import type { AgentRelay } from '../agent/service/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { EditStore } from '../edits/edit-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { RoomLogStore } from '../history/room-log-store.ts';
@@ -28,6 +29,8 @@ export interface StoreHomes {
   board: RoomBoard;
   scenes: SceneStore;
   annotations: AnnotationStore;
+  /** Labels layers' edits. */
+  edits: EditStore;
   snapshots: SnapshotStore;
   /** What keeps the results snapshots show. */
   pins: ResultPins;

@@ -19,10 +19,13 @@ const VALUE_FLAGS = [
   'uploads', 'max-upload-bytes', 'max-delivery-bytes', 'upload-ttl', 'published-ttl', 'max-annotations', 'snapshot-ttl',
   'data-dir', 'disk-cache-max-bytes', 'log-ttl', 'plugin-versions', 'trust-keys', 'signatures', 'trust-proxy', 'user-header',
   'agent-model', 'agent-provider', 'agent-url', 'agent-turn-timeout', 'agent-max-rooms', 'stt-url', 'tts-url',
+  'remote-timeout', 'max-remote-bytes',
 ] as const;
 
 export const FLAGS = {
   ...(Object.fromEntries(VALUE_FLAGS.map((name) => [name, { type: 'string' }])) as Record<(typeof VALUE_FLAGS)[number], { type: 'string' }>),
+  /** Repeatable: each `--remote NAME=URL` names one remote (read back one per line). */
+  remote: { type: 'string', multiple: true },
   relay: { type: 'boolean' },
   'no-viewer': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -104,6 +107,7 @@ export function readFlags(argv: string[], names: readonly FlagName[], env: NodeJ
   const get: FlagReader = (flag) => {
     if (!names.includes(flag)) return undefined;
     const v = values[flag];
+    if (Array.isArray(v)) return v.join('\n');
     return typeof v === 'string' ? v : typeof v === 'boolean' ? String(v) : env[envName(flag)];
   };
   return { get, help: values.help === true };

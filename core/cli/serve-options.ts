@@ -25,6 +25,7 @@ import { redactUrl } from '../redact-credentials.ts';
 import { chooseDataDir, type DataDirChoice } from './data-dir-choice.ts';
 import { isIpOrCidr } from '../people/people-options.ts';
 import { agentOptions } from './agent-flags.ts';
+import { remoteOptions } from './remote-flags.ts';
 import type { TlsSource } from '../tls/tls-credentials.ts';
 
 /** The TLS listener `--https-port` asks for, and where its certificate comes from (each source null when not given). */
@@ -140,6 +141,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     meshLodTriangles: positiveInteger('mesh-lod-triangles', get('mesh-lod-triangles')),
     ...peopleOptions(get),
     ...agentOptions(get),
+    ...remoteOptions(get),
   };
 }
 

@@ -3,6 +3,7 @@
  * What `vitrine serve --help` prints: every flag with its default (`vitrine dev` shows the same).
  */
 import { AGENT_USAGE } from './agent-flags.ts';
+import { REMOTE_USAGE } from './remote-flags.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -113,7 +114,7 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              from anywhere else that header is ignored (default: none)
   --user-header H            the header a trusted login proxy names the user in
                              (default X-Forwarded-User)
-${AGENT_USAGE}
+${AGENT_USAGE}${REMOTE_USAGE}
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000 (an on/off flag:
 VITRINE_RELAY=on or off; true/false, 1/0 and yes/no too).
 `;

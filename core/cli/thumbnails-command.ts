@@ -61,13 +61,18 @@ export async function runThumbnailsCommand(argv: string[], cwd = process.cwd()):
     return 2;
   }
   const { renderThumbnails } = await import('./render-thumbnails.ts');
+  const failed: string[] = [];
   try {
     const written = await renderThumbnails({
       pluginsDir: src,
       specimensDir: path.resolve(cwd, args.specimens),
       filters: args.filters,
       log: (line) => process.stdout.write(`${line}\n`),
+      failed: (why) => failed.push(why),
     });
+    // Each one not rendered is said again at the end, on standard error, and the exit says so.
+    for (const why of failed) process.stderr.write(`vitrine thumbnails: ${why}\n`);
+    if (failed.length > 0) return 1;
     if (written.length === 0) {
       process.stderr.write(`vitrine thumbnails: no declared specimen${args.filters.length > 0 ? ` matches ${args.filters.join(', ')}` : ''} in ${args.src}\n`);
       return 1;

@@ -4,12 +4,14 @@
  * that process started (process-start.ts), made with exclusive creation. A lock is held only
  * while a process of that id runs and is that very process: one whose pid is gone (a crash,
  * `kill -9`) or now names another process (started at another time: after a reboot or a
- * container's restart, pid 1 is the new container's first process) is stale and taken over;
- * a held one refuses the second host with the folder and the first one's pid.
+ * container's restart, pid 1 is the new container's first process) is stale and taken over,
+ * and so is one whose process is ending (a zombie, or killed and still tearing down): it can run
+ * none of its own code again, so a supervisor that starts a new host the moment after kill -9
+ * is not refused. A held one refuses the second host with the folder and the first one's pid.
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { processStart, runsVitrine } from './process-start.ts';
+import { isEnding, processStart, runsVitrine } from './process-start.ts';
 
 export const LOCK_FILE = 'lock';
 
@@ -41,9 +43,9 @@ function ownerOf(file: string): LockOwner | null {
   }
 }
 
-/** Whether the lock's holder still runs: its pid alive and the same process that wrote it. */
+/** Whether the lock's holder still runs: its pid alive, not ending, and the same process that wrote it. */
 function holds(owner: LockOwner): boolean {
-  if (!alive(owner.pid)) return false;
+  if (!alive(owner.pid) || isEnding(owner.pid)) return false;
   const now = processStart(owner.pid);
   // Without /proc the pid alone decides; a lock with no start (an older vitrine's) holds while a vitrine runs under that pid.
   if (now === null) return true;

@@ -7,7 +7,7 @@
  * transactions atomically, and survives `kill -9` at any moment with every committed one.
  *
  * Acknowledged means on disk: `write` runs its work in one write transaction and resolves only
- * once that transaction is committed and flushed, in place or on lmdb-js's write thread.
+ * once that transaction is committed and flushed, by lmdb-js's own commit on its write thread.
  * lmdb-js by default resolves at the commit and flushes afterwards (`overlappingSync`); it is
  * turned off here so that the commit itself flushes before the promise resolves. A write that
  * finds no room (a full disk, a file-size limit, a full map) fails as the catalogued 507 with
@@ -18,16 +18,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
-import { CommitPacer } from './commit-pacer.ts';
 import { DISK_DATABASES, type DiskKey } from './disk-keys.ts';
 import { lockDataDir } from './data-lock.ts';
 import { missingStore, missingStoreProblem, storeFileProblem } from './store-file-check.ts';
 import { probeStore } from './store-probe.ts';
 import { checkFormat, FORMAT_STEPS, FORMAT_VERSION, type FormatStep } from './store-format.ts';
-import { orStorageFull, roomToGrow } from './storage-full.ts';
-
-/** The room the store must surely have left to grow by before a write may commit in place (commit-pacer.ts). */
-const IN_PLACE_ROOM = 256 * 1024 * 1024;
+import { orStorageFull } from './storage-full.ts';
 
 /** The store's file in the data folder. */
 export const STORE_FILE = 'store.mdb';
@@ -72,14 +68,14 @@ function openEnv(file: string): RootDatabase {
  * which a throw rolls back alone (nothing of that write is kept, a change or its log entry
  * without the other least of all), and the throw is rethrown once the rest is committed.
  *
- * A write alone commits in place (commit-pacer.ts says when); others go to lmdb-js's write
- * thread, where the transactions queued in one event turn share a commit. lmdb-js runs every
+ * Every write goes to lmdb-js's write thread, where the transactions queued in one event turn
+ * share a commit and one flush (the library's own batched path). lmdb-js runs every
  * transaction queued behind the first (in the same turn, or while a commit is under way) in
  * the async context of the write that started the batch, so `work` is bound to its caller's:
  * what it stamps (who a logged change is by) is its own request's, never that of another
  * request or of a result whose write happened to open the batch.
  */
-async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }, pacer: CommitPacer): Promise<T> {
+async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }): Promise<T> {
   const own = AsyncResource.bind(work);
   const inTransaction = () => {
     within.writing = true;
@@ -92,10 +88,7 @@ async function transact<T>(env: RootDatabase, file: string, work: () => T, withi
       within.writing = false;
     }
   };
-  const committing = pacer.inPlace()
-    ? new Promise<{ value: T } | { error: unknown }>((resolve) => resolve(pacer.timed(() => env.transactionSync(inTransaction))))
-    : pacer.batched(env.transaction(inTransaction));
-  const done = await orStorageFull(committing, file);
+  const done = await orStorageFull(env.transaction(inTransaction), file);
   if ('error' in done) throw done.error;
   return done.value;
 }
@@ -176,14 +169,13 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
     const blobs = new BlobFolder(dir);
     await blobs.clearTemporary();
     process.on('unhandledRejection', leaveCommitSummaries);
-    const pacer = new CommitPacer({ roomy: () => roomToGrow(file, IN_PLACE_ROOM) });
     const writes = new Set<Promise<unknown>>();
     return {
       dir,
       blobs,
       db,
       write: (work) => {
-        const done = transact(env, file, work, within, pacer);
+        const done = transact(env, file, work, within);
         const forget = () => void writes.delete(done);
         writes.add(done);
         done.then(forget, forget);

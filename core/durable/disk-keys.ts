@@ -26,6 +26,13 @@ export const DISK = {
     /** The range of a room's marks. */
     marks: (roomId: string) => ({ start: [roomId, 'a'], end: [roomId, 'b'] }),
   },
+  /** `[room, layer, version]` → a labels layer's edit (its room log entry), versions from 1. */
+  edits: {
+    name: 'edits',
+    edit: (roomId: string, layerId: string, version: number): DiskKey => [roomId, layerId, version],
+    /** The range of a layer's edits after `version`. */
+    after: (roomId: string, layerId: string, version: number) => ({ start: [roomId, layerId, version + 1], end: [roomId, layerId, Number.MAX_SAFE_INTEGER] }),
+  },
   /** room → the ids an import under way holds hidden in it. */
   annotationImports: { name: 'annotation-imports' },
   /** `[room, seq]` → an entry of the room's log; a room's entries lie together, oldest first. */

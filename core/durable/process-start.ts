@@ -20,6 +20,31 @@ export function processStart(pid: number): string | null {
   }
 }
 
+/** The kernel's flag on a task that has begun to exit (include/linux/sched.h). */
+const PF_EXITING = 0x4;
+/** SIGKILL's bit in the signal masks of `/proc/<pid>/status` (signal 9: bit 8). */
+const SIGKILL_BIT = 1n << 8n;
+
+/**
+ * Whether process `pid` is ending and can run no more of its own code: a zombie (`Z`: gone,
+ * its parent not yet told) or dead (`X`) by `/proc/<pid>/stat`, one the kernel marks as exiting
+ * (a killed process tearing down its memory, which takes a second or more for a large one), or
+ * one with SIGKILL pending, not yet acted on.
+ * False when that cannot be read: the pid alone must then do.
+ */
+export function isEnding(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the name's last ')': the state (field 3) first, the kernel's flags (field 9) seventh.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (['Z', 'X', 'x'].includes(fields[0]!) || (Number(fields[6]) & PF_EXITING) !== 0) return true;
+    const pending = readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gim);
+    return [...pending].some((mask) => (BigInt(`0x${mask[1]}`) & SIGKILL_BIT) !== 0n);
+  } catch {
+    return false;
+  }
+}
+
 /** Whether process `pid` runs vitrine, by its command line; null when that cannot be read. */
 export function runsVitrine(pid: number): boolean | null {
   try {

@@ -45,11 +45,6 @@ function roomPastEnd(file: string): number | null {
   }
 }
 
-/** Whether the store `file` can surely grow by `bytes` (false when that cannot be told). */
-export function roomToGrow(file: string, bytes: number): boolean {
-  return (roomPastEnd(file) ?? 0) >= bytes;
-}
-
 /**
  * Whether a generic I/O failure on `file` was in fact a lack of room. LMDB reports a page
  * write cut short (the disk filled, or the file reached the process's size limit mid-write)

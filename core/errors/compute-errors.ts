@@ -83,6 +83,16 @@ export const COMPUTE_ERRORS = {
   SPC_ERR_ZARR_KEY_NOT_FOUND: entry(404, (key = '?', id = '?') => `'${key}' is not in the OME-Zarr store of result '${id}'`),
   SPC_ERR_NO_MESH_LEVELS: entry(404, (id = '?', why = '?') => `result '${id}' has no levels of detail: ${why}`),
   SPC_ERR_MESH_KEY_NOT_FOUND: entry(404, (key = '?', id = '?') => `'${key}' is not in the multi-resolution meshes of result '${id}'`),
+  SPC_ERR_MESH_LEVELS_TOO_LARGE: entry(
+    413,
+    (segment = '?', triangles = '?', bytes = '?', limit = '?') =>
+      `segment ${segment}'s surface has ${triangles} triangles: building its levels of detail would hold about ${bytes}, ` +
+      `over the ${limit} this host's memory budget leaves a build (half of --cache-max-bytes)`,
+  ),
+  SPC_ERR_MESH_LEVELS_FAILED: entry(
+    500,
+    (segment = '?', why = '?') => `the levels of detail of segment ${segment} could not be built (${why}); asking again answers this until the host restarts`,
+  ),
 
   // --- federation ---
   SPC_ERR_WORKER_DISCONNECTED: entry(502, (id = '?') => `worker '${id}' disconnected`),

@@ -63,6 +63,25 @@ export const ROOM_ERRORS = {
   SPC_ERR_SCENE_CONTENDED: entry(503, (room = '?') => `the scene of room '${room}' is being changed by too many writers at once; retry`),
   SPC_ERR_LAYER_NOT_FOUND: entry(404, (id = '?', room = '?') => `room '${room}' has no layer '${id}'`),
   SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
+  // --- edits of a labels layer ---
+  SPC_ERR_EDIT_INVALID: entry(400, (field = '?', why = '?') => `edit: ${field} ${why}`),
+  SPC_ERR_EDIT_NOT_LABELS: entry(
+    409,
+    (id = '?', kind = '?') => `layer '${id}' is a ${kind} layer: only a labels layer (a segmentation whose result is computed) takes edits`,
+  ),
+  SPC_ERR_EDIT_STALE: entry(
+    412,
+    (given = '?', current = '?') =>
+      `the labels changed: If-Match names version ${given}, the layer is at version ${current}; read it again (nothing was changed)`,
+  ),
+  SPC_ERR_EDIT_NOT_FOUND: entry(404, (seq = '?') => `no edit ${seq} on this layer`),
+  SPC_ERR_EDIT_CONFLICT: entry(
+    409,
+    (seq = '?', later = '?') => `edit ${seq} cannot be undone or redone: later edits still in effect changed what it changed (${later}); undo those first`,
+  ),
+  SPC_ERR_EDIT_UNDONE: entry(409, (seq = '?', by = '?') => `edit ${seq} is already undone (by edit ${by}): redo it first`),
+  SPC_ERR_EDIT_NOT_UNDONE: entry(409, (seq = '?', why = '?') => `edit ${seq} cannot be redone: ${why}`),
+  SPC_ERR_EDIT_VERSION_NOT_FOUND: entry(404, (version = '?', current = '?') => `no labels version ${version}: the layer holds versions 0 to ${current}`),
   SPC_ERR_SNAPSHOT_NOT_FOUND: entry(404, (id = '?') => `no snapshot '${id}' (unknown, or past its time-to-live, --snapshot-ttl)`),
   SPC_ERR_SNAPSHOT_LOST: entry(410, (id = '?', why = '?') => `snapshot '${id}' can no longer be shown as it was: ${why}`),
   SPC_ERR_SESSION_INVALID: entry(400, (why = '?') => `not a vitrine session file: ${why}`),

@@ -12,7 +12,7 @@
 import type { RoomLogPage } from '../wire/room-types.ts';
 
 /** The kinds of change a room's log records. */
-export type LogType = 'entry' | 'view' | 'scene' | 'layer' | 'annotation' | 'snapshot' | 'access' | 'replay' | 'conversation';
+export type LogType = 'entry' | 'view' | 'scene' | 'layer' | 'annotation' | 'snapshot' | 'access' | 'replay' | 'conversation' | 'labels.edit';
 
 /** One change as a writer gives it: its kind and its fields (what the room's event carries). */
 export interface LogChange {

@@ -61,13 +61,16 @@ export function toErrorBody(error: unknown): ErrorBody | null {
 }
 
 /**
- * A body the answer leaves unread is read and dropped while the answer goes out: fastify closes
- * the connection after a body it refused (`Connection: close`), which resets a client still
- * sending it (Node's own reports EPIPE and never reads the answer).
+ * A body the answer leaves unread is read and dropped while the answer goes out. Closing the
+ * connection once the answer is sent (fastify's `Connection: close` after a body it refused, or
+ * Node's own close after answering a client that asked for one) resets a client still sending
+ * the body: Node's client reports EPIPE and never reads the answer. So the answer keeps the
+ * connection open; the client closes it once its body is sent, as it asked, and a body past the
+ * drain's bounds is cut off there.
  */
 function drainUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
   if (request.raw.complete) return;
-  reply.removeHeader('connection');
+  reply.header('connection', 'keep-alive');
   lingerOnRefusedBody(request.raw);
 }
 

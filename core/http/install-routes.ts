@@ -24,10 +24,13 @@ import { historyRoutes } from './rooms/routes-history.ts';
 import { presenceRoutes } from './rooms/routes-presence.ts';
 import { jobRoutes } from './jobs/routes-jobs.ts';
 import { publishedRoutes } from './published/routes-published.ts';
+import { remoteRoutes } from './remote/routes-remotes.ts';
 import { roomImageRoutes } from './rooms/routes-room-image.ts';
 import { roomRoutes } from './rooms/routes-rooms.ts';
 import { precomputedAnnotationRoutes } from './annotations/routes-precomputed-annotations.ts';
 import { sceneRoutes } from './scenes/routes-scenes.ts';
+import { editRoutes } from './edits/routes-edits.ts';
+import type { LabelsEditing } from '../edits/service/labels-editing.ts';
 import { snapshotRoutes } from './snapshots/routes-snapshots.ts';
 import { neuroglancerRoutes } from './rooms/routes-neuroglancer.ts';
 import { processingRoutes } from './functions/routes-processing.ts';
@@ -51,6 +54,8 @@ export interface OwnRouteServices {
   meshes: MeshLods;
   /** Other rooms' logs played into rooms (the history routes). */
   replays: Replays;
+  /** Edits of rooms' labels layers. */
+  editing: LabelsEditing;
 }
 
 export async function installRoutes(app: FastifyInstance, ctx: HostContext, own: OwnRouteServices): Promise<void> {
@@ -64,6 +69,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(blobRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
+  await app.register(remoteRoutes, { ctx });
   await app.register(roomRoutes, { ctx });
   await app.register(roomImageRoutes, { ctx });
   // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
@@ -71,6 +77,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
+  await app.register(editRoutes, { ctx, editing: own.editing });
   await app.register(snapshotRoutes, { ctx, readable });
   await app.register(neuroglancerRoutes, { ctx: { ...ctx, meshes } });
   // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route raises its own.

@@ -8,7 +8,9 @@
  * cannot tell for a specimen it has never listed. The call itself goes to the room's headsets
  * (`HeadsetCalls`, the agent sockets): the oldest one runs it and answers.
  */
-import { createHostError } from '../errors.ts';
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { createHostError, isHostError } from '../errors.ts';
+import { readableSpecimen } from '../registry/readable-specimen.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import { ToolImage, type HeadsetToolName, type McpTool, type ToolArgs, type ToolCallContext } from './mcp-tool.ts';
 import { roomArg } from './tool-calls.ts';
@@ -43,11 +45,19 @@ async function toHeadsets(call: ToolCallContext, room: string, name: HeadsetTool
   return call.headsets.call(room, name, args);
 }
 
+/** The record of specimen `id` as the caller may read it; one they may not is as unknown as one that is not there. */
+async function loadable(call: ToolCallContext, id: string): Promise<SpecimenRecord> {
+  try {
+    return await readableSpecimen(call.ctx, id);
+  } catch (error) {
+    if (!isHostError(error) || error.code !== 'SPC_ERR_SPECIMEN_NOT_FOUND') throw error;
+    throw bad(`unknown specimen id '${id.slice(0, 128)}': give an id list_specimens lists or compute answers as load_id (not a file path)`);
+  }
+}
+
 /** The specimen's type as a headset loads it: mesh or volume, from the catalog. */
 async function loadableType(call: ToolCallContext, id: string): Promise<string> {
-  await call.ctx.published.refresh();
-  const record = call.ctx.catalog.get(id);
-  if (!record) throw bad(`unknown specimen id '${id.slice(0, 128)}': give an id list_specimens lists or compute answers as load_id (not a file path)`);
+  const record = await loadable(call, id);
   const type = specimenType(call.ctx.functions, record);
   if (!LOADABLE.has(type)) throw bad(`specimen '${id}' is a ${type.replace('_', ' ')}: headsets load meshes and volumes`);
   return type;

@@ -7,8 +7,7 @@
  * lines, as tool-calls.ts holds the room and publishing ones).
  */
 import type { HostContext } from '../host-context.ts';
-import { specimenOr404 } from '../registry/specimen-functions.ts';
-import { checkSpecimenUse } from '../people/specimen-access.ts';
+import { readableSpecimen } from '../registry/readable-specimen.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
@@ -47,10 +46,7 @@ export const MCP_TOOLS = {
     description: "Describes one specimen: its metadata and, for a computed one, its parameters' JSON Schema.",
     input: ({ target }) => objectSchema({ id: { ...target.specimen, description: 'A specimen id (list_specimens lists them)' } }, ['id']),
     call: async ({ ctx }, args) => {
-      await ctx.published.refresh();
-      const record = specimenOr404(ctx.catalog, String(args.id ?? ''));
-      await checkSpecimenUse(record);
-      return toSpecimenMetadata(ctx, record);
+      return toSpecimenMetadata(ctx, await readableSpecimen(ctx, String(args.id ?? '')));
     },
   },
   compute: {

@@ -8,7 +8,7 @@
 import { MeshBuilder } from '../geometry/mesh-builder.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { decodeDraco } from './draco-decode.ts';
-import { placement } from './segment-lods.ts';
+import { placement } from './level-steps.ts';
 import type { SegmentLods } from './level-set.ts';
 
 /** A level of a set, and the colour its vertices are painted (none: unpainted). */

@@ -16,6 +16,14 @@
 /** About how many triangles one fragment holds, at every level. */
 export const FRAGMENT_TRIANGLES = 2048;
 
+/**
+ * A level fewer where it leaves the coarsest within this many quarterings over
+ * FRAGMENT_TRIANGLES: the coarsest level then holds between about 724 and 2,896 triangles
+ * (2,048 × 4^±0.25 and a bit), never a few hundred, which a simplifier's miss would take
+ * under 512.
+ */
+export const LEVEL_SLACK = 0.25;
+
 /** The most levels a surface gets (a root cell of 2^11 finest cells a side). */
 export const MAX_LEVELS = 12;
 
@@ -56,7 +64,7 @@ export function planLods(min: readonly number[], max: readonly number[], triangl
   const extent = Math.max(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!, 0);
   // A little room on every side, so no vertex lies on the root cell's outer faces by rounding.
   const side = extent > 0 ? extent * 1.001 : 1;
-  const byTriangles = 1 + Math.max(0, Math.ceil(Math.log(triangles / FRAGMENT_TRIANGLES) / Math.log(4)));
+  const byTriangles = 1 + Math.max(0, Math.ceil(Math.log(triangles / FRAGMENT_TRIANGLES) / Math.log(4) - LEVEL_SLACK));
   // A large surface gets at least LARGE_LEVELS, so that its coarsest level is a small fraction of it.
   const least = triangles > LARGE_SURFACE ? LARGE_LEVELS : 1;
   const levels = Math.max(1, Math.min(MAX_LEVELS, Math.max(least, byTriangles)));

@@ -27,9 +27,14 @@ export function voxelTransform(volume: StoredVolume): number[] {
   return [sx, 0, 0, ox, 0, sy, 0, oy, 0, 0, sz, oz];
 }
 
-/** Segment `id` of a labels volume, whose voxels lie in `box` (first z, y, x, then last). */
-export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<number>): LodSource {
-  const builder = new MeshBuilder(4096);
+/**
+ * Segment `id` of a labels volume, whose voxels lie in `box` (first z, y, x, then last);
+ * `triangles`, when counted before (segment-faces.ts), sizes the arrays once: a closed surface
+ * has about half as many vertices as triangles, and arrays grown by doubling would hold up to
+ * twice what a large surface needs.
+ */
+export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<number>, triangles = 0): LodSource {
+  const builder = new MeshBuilder(Math.max(4096, Math.ceil(triangles / 2) + 1024));
   addSegmentSurface(volume.data, spatialShape(volume.shape), id, box, { spacing: [1, 1, 1], origin: [0, 0, 0] }, builder);
   return {
     positions: builder.positions.subarray(0, builder.vertexCount * 3),

@@ -16,6 +16,15 @@ export type LodTaskSource =
 export interface MeshLodsTask {
   op: 'meshLods';
   source: LodTaskSource;
+  /** The most memory the build may hold (build-bytes.ts): a surface that would need more is refused before it is made. */
+  maxBytes?: number;
+}
+
+/** Why a set was not built: its level-0 triangles, the bytes its build would hold, and the most it may. */
+export interface LevelSetRefusal {
+  triangles: number;
+  bytes: number;
+  maxBytes: number;
 }
 
 /** One level of level sets assembled into one mesh (assemble-level.ts). */
@@ -24,11 +33,8 @@ export interface AssembleLevelTask {
   parts: LevelPart[];
 }
 
-/** A set as built: the set, and the result id of its kept form (worked out on the thread that built it). */
-export interface BuiltLevelSet {
-  lods: SegmentLods;
-  keptId: string;
-}
+/** A set as built: the set, and the result id of its kept form (worked out on the thread that built it); or why it was refused. */
+export type BuiltLevelSet = { lods: SegmentLods; keptId: string } | { refused: LevelSetRefusal };
 
 /** Runs the level-set tasks on an encode thread. */
 export interface MeshLodsRunner {

@@ -12,7 +12,7 @@
  * its result, so the files it answers may be cached by anyone for good.
  */
 import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
-import { createHostError, wrapHostError } from '../errors.ts';
+import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasMeshLevels, meshLevelsOf } from './has-levels.ts';
@@ -24,6 +24,13 @@ import type { LevelPart } from './assemble-level.ts';
 import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
+/**
+ * The share of `--cache-max-bytes` one level-set build may hold: the host keeps within 1.5 times
+ * the cache (and its own 300 MiB), the cache itself taking up to once, so a build gets the half
+ * beyond it.
+ */
+export const BUILD_SHARE = 0.5;
 
 /** A mesh result's one surface. */
 export const MESH_SEGMENT = 1;
@@ -58,6 +65,13 @@ export class MeshLods {
   #deps: MeshLodsDeps;
   #sets = new WeakMap<StoredResult, Map<number, Promise<SegmentLods>>>();
   #levels = new WeakMap<StoredResult, Map<string, Promise<StoredResult>>>();
+  /**
+   * Builds that failed, by result and segment: answered again at once rather than built again
+   * (a build that ran out of memory would do so again, at the same cost, for every ask). Held
+   * by the result itself, so a changed result (another object) is built afresh, and forgotten
+   * when the host restarts.
+   */
+  #failed = new WeakMap<StoredResult, Map<number, HostError>>();
   /** Level sets built since start, found where sets are kept, and written there. */
   readonly counts = { built: 0, found: 0, kept: 0 };
 
@@ -90,11 +104,28 @@ export class MeshLods {
       void known.then((lods) => this.#deps.budget.touch(lods), () => {});
       return known;
     }
+    const failed = this.#failed.get(result)?.get(segment);
+    if (failed) return Promise.reject(failed);
     const table = sets;
-    return keptWhileMade(table, segment, this.#made(result, segment, source, client), (lods) => {
+    const making = this.#made(result, segment, source, client).catch((error: unknown) => {
+      throw this.#keptFailed(result, segment, error);
+    });
+    return keptWhileMade(table, segment, making, (lods) => {
       const bytes = lods.packed.byteLength + lods.fragments.length * 128;
       this.#deps.budget.holdDependent(lods, bytes, result, `levels:${segment}`, () => table.delete(segment));
     });
+  }
+
+  /** The failure of a build, as the error every later ask of the segment answers. */
+  #keptFailed(result: StoredResult, segment: number, error: unknown): HostError {
+    const why = isHostError(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    // A refusal the host made says why itself; anything else is told as a failed build.
+    const kept = isHostError(error) ? error : wrapHostError(error, 'SPC_ERR_MESH_LEVELS_FAILED', String(segment), why);
+    let failed = this.#failed.get(result);
+    if (!failed) this.#failed.set(result, (failed = new Map()));
+    failed.set(segment, kept);
+    this.#deps.warn(`level set of segment ${segment} failed, kept as failed: ${why}`);
+    return kept;
   }
 
   /** The set found where sets are kept, else built in the client's turn (and then kept). */
@@ -107,7 +138,14 @@ export class MeshLods {
       this.counts.found++;
       return found;
     }
-    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source }));
+    const maxBytes = this.#deps.budget.maxBytes * BUILD_SHARE;
+    const built = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source, maxBytes }));
+    if ('refused' in built) {
+      const { triangles, bytes } = built.refused;
+      const mib = (n: number) => `${Math.ceil(n / 2 ** 20)} MiB`;
+      throw createHostError('SPC_ERR_MESH_LEVELS_TOO_LARGE', String(segment), String(triangles), mib(bytes), mib(maxBytes));
+    }
+    const { lods, keptId } = built;
     this.counts.built++;
     kept?.keep(name, lods, keptId).then(
       () => void this.counts.kept++,

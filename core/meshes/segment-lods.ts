@@ -9,44 +9,22 @@
  * (level 0 first, each level in Z-curve order) and a table of the fragments, packed in one
  * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
-import { smoothNormals } from '../geometry/mesh-builder.ts';
 import { boundsOf } from '../geometry/cluster-mesh.ts';
-import { simplifyMesh } from '../geometry/simplify-mesh.ts';
-import { encodeDracoFragment } from './draco-fragment.ts';
-import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
-import { levelFragments, type Fragment } from './level-fragments.ts';
+import type { FragmentPlacement } from './fragment-glb.ts';
+import type { Fragment } from './level-fragments.ts';
 import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';
-import { CELL_STEPS, planLods, type LodPlan } from './lod-plan.ts';
+import { planLods, type LodPlan } from './lod-plan.ts';
+import { coarser, cutLevel, meanEdge, type LevelMesh, type LevelOut } from './level-steps.ts';
 import { packLevelSet, type FragmentEntry, type SegmentLods } from './level-set.ts';
+import { blockLevels, PIECE_TRIANGLES } from './block-lods.ts';
+import { simplifyLocked } from './locked-simplify.ts';
+import type { LockedMesh } from './block-clip.ts';
 
 /** A surface in its stored model coordinates, and the transform (3 × 4, row-major, no rotation) into physical units. */
 export interface LodSource {
   positions: Float32Array;
   indices: Uint32Array;
   transform: number[];
-}
-
-/** The mean length of the edges of `indices` over `positions`. */
-function meanEdge(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
-  let sum = 0;
-  const step = Math.max(1, Math.floor(indices.length / 3 / 4096)) * 3;
-  let n = 0;
-  for (let t = 0; t < indices.length; t += step) {
-    for (let j = 0; j < 3; j++) {
-      const a = indices[t + j]! * 3, b = indices[t + ((j + 1) % 3)]! * 3;
-      sum += Math.hypot(positions[a]! - positions[b]!, positions[a + 1]! - positions[b + 1]!, positions[a + 2]! - positions[b + 2]!);
-      n++;
-    }
-  }
-  return n > 0 ? sum / n : 1;
-}
-
-/** Where fragment `cell` of `level` sits in physical units. */
-export function placement(plan: LodPlan, transform: readonly number[], level: number, cell: readonly number[]): FragmentPlacement {
-  const side = plan.chunk * 2 ** level;
-  const scale = [0, 1, 2].map((k) => (transform[k * 4 + k]! * side) / CELL_STEPS) as [number, number, number];
-  const translation = [0, 1, 2].map((k) => transform[k * 4 + k]! * (plan.origin[k]! + side * cell[k]!) + transform[k * 4 + 3]!) as [number, number, number];
-  return { translation, scale };
 }
 
 function boxOf(fragment: Fragment, place: FragmentPlacement): number[] {
@@ -61,60 +39,67 @@ function boxOf(fragment: Fragment, place: FragmentPlacement): number[] {
   return [...lo, ...hi];
 }
 
-type LevelMesh = { type: 'mesh'; vertices: Float32Array; indices: Uint32Array };
-
-/** A level cut into fragments, each encoded both ways. */
-async function cutLevel(mesh: LevelMesh, plan: LodPlan, level: number, transform: readonly number[]) {
-  const made = levelFragments(mesh.vertices, smoothNormals(mesh.vertices, mesh.indices), mesh.indices, plan, level);
-  const encoded = [];
-  for (const fragment of made) {
-    const place = placement(plan, transform, level, fragment.cell);
-    encoded.push({ fragment, place, draco: await encodeDracoFragment(fragment), glb: await encodeFragmentGlb(fragment, place) });
-  }
-  return { encoded, triangles: made.reduce((n, fragment) => n + fragment.indices.length / 3, 0) };
+/** Options of a build: `pieceTriangles`, the most triangles one simplification (or one cut) is given. */
+export interface LodBuildOptions {
+  pieceTriangles?: number;
 }
-
-/** Within this of a quarter of the level below, a level is taken as it is. */
-const QUARTER_SLACK = 1.25;
 
 /**
- * The next coarser level: the uncut mesh below simplified so that, once cut (which adds
- * triangles: `inflation`, as the level below was), it holds about a quarter of `below`
- * triangles; simplified once more from the same mesh when the cut added more than foreseen.
+ * Builds the level set of `source`. A surface over `pieceTriangles` is built in pieces for its
+ * finer levels (block-lods.ts), so that no simplification, cut or encoding holds more than
+ * that many triangles at once (meshoptimizer's WebAssembly memory ends at 4 GiB, and every
+ * step's working memory grows with its mesh); the coarser levels are made from the pieces' union.
  */
-async function coarser(mesh: LevelMesh, below: number, inflation: number, plan: LodPlan, level: number, transform: readonly number[]) {
-  const aim = below / 4;
-  let simpler = await simplifyMesh(mesh, Math.max(1, Math.floor(aim / inflation)));
-  let cut = await cutLevel(simpler, plan, level, transform);
-  if (cut.triangles > aim * QUARTER_SLACK && simpler.indices.length > 3) {
-    simpler = await simplifyMesh(mesh, Math.max(1, Math.floor(((simpler.indices.length / 3) * aim) / cut.triangles)));
-    cut = await cutLevel(simpler, plan, level, transform);
+export async function buildSegmentLods(source: LodSource, options: LodBuildOptions = {}): Promise<SegmentLods> {
+  const { min, max } = boundsOf(source.positions);
+  const triangles = source.indices.length / 3;
+  const plan = planLods(min, max, triangles, meanEdge(source.positions, source.indices));
+  const transform = source.transform;
+  const pieces = options.pieceTriangles ?? PIECE_TRIANGLES;
+  const outs: LevelOut[] = [];
+  let mesh: LockedMesh;
+  if (triangles > pieces) {
+    const blocks = await blockLevels({ type: 'mesh', vertices: source.positions, indices: source.indices }, plan, transform, pieces);
+    outs.push(...blocks.levels);
+    mesh = unlocked(blocks.union);
+  } else {
+    mesh = unlocked({ type: 'mesh', vertices: source.positions, indices: source.indices });
+    const cut = await cutLevel(mesh, plan, 0, transform);
+    outs.push({ ...cut, scale: meanEdge(mesh.vertices, mesh.indices) });
   }
-  return { mesh: simpler, cut };
+  for (let level = outs.length; level < plan.levels; level++) {
+    const below = outs[level - 1]!.triangles;
+    // What cutting added to the level below, foreseen for this one.
+    const inflation = below / (mesh.indices.length / 3);
+    const next = await coarser(mesh, below, inflation, (simpler) => cutLevel(simpler, plan, level, transform), simplifyLocked);
+    mesh = next.mesh;
+    outs.push({ ...next.cut, scale: meanEdge(mesh.vertices, mesh.indices) });
+  }
+  return packLevels(plan, transform, outs);
 }
 
-/** Builds the level set of `source`. */
-export async function buildSegmentLods(source: LodSource): Promise<SegmentLods> {
-  const { min, max } = boundsOf(source.positions);
-  const plan = planLods(min, max, source.indices.length / 3, meanEdge(source.positions, source.indices));
+/**
+ * A whole level's mesh, nothing held still. Simplified as the blocks are: clustering where edge
+ * collapse stalls (a surface of many handles, a gyroid's, cannot keep them all in a few
+ * thousand triangles) is taken only when it keeps at least a quarter of the aim, so a coarse
+ * level is never a handful of triangles.
+ */
+function unlocked(mesh: LevelMesh): LockedMesh {
+  return { ...mesh, lock: new Uint8Array(mesh.vertices.length / 3) };
+}
+
+/** The levels packed as a set: the manifest, both fragment files (level 0 first) and the table. */
+function packLevels(plan: LodPlan, transform: number[], outs: LevelOut[]): SegmentLods {
   const levels: ManifestLevel[] = [];
   const fragments: FragmentEntry[] = [];
   const dracoParts: Uint8Array[] = [];
   const glbParts: Uint8Array[] = [];
-  const triangles: number[] = [];
-  let mesh: LevelMesh = { type: 'mesh', vertices: source.positions, indices: source.indices };
-  let cut = await cutLevel(mesh, plan, 0, source.transform);
   const at = { draco: 0, glb: 0 };
-  for (let level = 0; level < plan.levels; level++) {
-    // What cutting added to the level below, foreseen for this one.
-    if (level > 0) {
-      const inflation = triangles[level - 1]! / (mesh.indices.length / 3);
-      ({ mesh, cut } = await coarser(mesh, triangles[level - 1]!, inflation, plan, level, source.transform));
-    }
+  for (const [level, out] of outs.entries()) {
     // Neuroglancer takes the levels' scales as non-decreasing.
-    const scale = Math.max(meanEdge(mesh.vertices, mesh.indices), levels[level - 1]?.scale ?? 0);
+    const scale = Math.max(out.scale, levels[level - 1]?.scale ?? 0);
     const manifestLevel: ManifestLevel = { scale, cells: [], sizes: [] };
-    for (const { fragment, place, draco, glb } of cut.encoded) {
+    for (const { fragment, place, draco, glb } of out.encoded) {
       fragments.push({
         level,
         cell: fragment.cell,
@@ -131,9 +116,8 @@ export async function buildSegmentLods(source: LodSource): Promise<SegmentLods> 
       manifestLevel.sizes.push(draco.byteLength);
     }
     levels.push(manifestLevel);
-    triangles.push(cut.triangles);
   }
-  const table = { levels: plan.levels, plan, transform: source.transform, scales: levels.map((level) => level.scale), triangles };
+  const table = { levels: plan.levels, plan, transform, scales: levels.map((level) => level.scale), triangles: outs.map((out) => out.triangles) };
   const manifest = encodeManifest([plan.chunk, plan.chunk, plan.chunk], plan.origin, levels);
   return packLevelSet(table, fragments, manifest, dracoParts, glbParts);
 }

@@ -68,6 +68,8 @@ export const KEYS = {
   annotations: (roomId: string) => `${P}ann:${roomId}`,
   /** HASH: a room's annotation `version` and `next` id (ids are never reused); kept for good. */
   annotationMeta: (roomId: string) => `${P}annmeta:${roomId}`,
+  /** LIST: a labels layer's edits in version order (each its room log entry's JSON); kept until removed. */
+  layerEdits: (roomId: string, layerId: string) => `${P}edits:${layerId}:${roomId}`,
   /** ZSET: a room's log, seq → the entry (JSON); `--log-ttl` after its last append, older entries dropped. */
   roomLog: (roomId: string) => `${P}log:${roomId}`,
   /** HASH: a room's log head (`seq` the newest, `ts` its time); as long as the log. */

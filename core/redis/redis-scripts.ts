@@ -10,6 +10,7 @@
 import type { Redis } from 'ioredis';
 import { AGENT_SCRIPTS } from './agent-scripts.ts';
 import { ANNOTATION_SCRIPTS } from './annotation-scripts.ts';
+import { EDIT_SCRIPTS } from './edit-scripts.ts';
 import { HISTORY_SCRIPTS, LOG_APPEND } from './history-scripts.ts';
 import { ROOM_SCRIPTS } from './room-scripts.ts';
 
@@ -270,6 +271,7 @@ end
 return n`,
   },
   ...ANNOTATION_SCRIPTS,
+  ...EDIT_SCRIPTS,
   ...HISTORY_SCRIPTS,
   ...AGENT_SCRIPTS,
 } as const;

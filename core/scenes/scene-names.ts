@@ -29,6 +29,23 @@ export function specimensNamedBy(source: LayerSource, into = new Set<string>()):
   return into;
 }
 
+function renamedIn(value: unknown, names: ReadonlyMap<string, string>, depth: number): unknown {
+  if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => renamedIn(item, names, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = key === 'specimen' && typeof member === 'string' ? (names.get(member) ?? member) : renamedIn(member, names, depth + 1);
+  }
+  return out;
+}
+
+/** `source` with every specimen it names (itself, its inputs) that `names` maps named by the new id. */
+export function renameSpecimens(source: LayerSource, names: ReadonlyMap<string, string>): LayerSource {
+  const specimen = typeof source.specimen === 'string' ? names.get(source.specimen) : undefined;
+  const params = source.params === undefined ? undefined : (renamedIn(source.params, names, 0) as LayerSource['params']);
+  return { ...source, ...(specimen !== undefined ? { specimen } : {}), ...(params !== undefined ? { params } : {}) };
+}
+
 /** The specimens any layer of `scene` names. */
 export function specimensOfScene(scene: Pick<RoomScene, 'layers'>, into = new Set<string>()): Set<string> {
   for (const layer of scene.layers) specimensNamedBy(layer.source, into);

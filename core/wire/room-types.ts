@@ -5,6 +5,7 @@
  * replay playing into it, and its events. The host's views return these same types.
  */
 import type { ConversationEntry } from './agent-types.ts';
+import type { LabelsEvent } from './edit-types.ts';
 import type { AnnotationEvent, LayerDisplay, RoomFailed, RoomScene } from './scene-types.ts';
 
 /** What a room shows: the entry its cache holds. */
@@ -105,7 +106,8 @@ export interface ReplayStatus {
  * ends a computation that will not give a result; `scene` carries the room's whole scene (after
  * `view` on connect, then on each change; `computing` and `result` name the `layer` they are
  * for) and `annotation` one change to its marks (scene-types.ts); `snapshot` a snapshot taken of
- * it. A change a known user made carries `by`, the user's name.
+ * it; `labels` one edit of a labels layer (its layer, edit, seq, version and box). A change a
+ * known user made carries `by`, the user's name.
  */
 export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
@@ -118,4 +120,5 @@ export type RoomEvent =
   | { event: 'presence'; data: PresenceChange }
   | { event: 'replay'; data: ReplayStatus }
   | { event: 'snapshot'; data: { id: string; url: string; by?: string } }
-  | { event: 'conversation'; data: ConversationEntry };
+  | { event: 'conversation'; data: ConversationEntry }
+  | { event: 'labels'; data: LabelsEvent };

@@ -237,7 +237,7 @@ export function surface(task: SurfaceTask): Promise<StoredResult> {
 
 /** A surface's levels of detail (meshes/segment-lods.ts); what it hands over counts towards the next collection. */
 export function meshLods(task: MeshLodsTask): Promise<BuiltLevelSet> {
-  return handingOver(async () => (await meshLevels()).runLodsTask(task), (built) => built.lods.packed.byteLength);
+  return handingOver(async () => (await meshLevels()).runLodsTask(task), (built) => ('lods' in built ? built.lods.packed.byteLength : 0));
 }
 
 /** A level of level sets as one mesh (meshes/assemble-level.ts). */

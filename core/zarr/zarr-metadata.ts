@@ -63,6 +63,11 @@ function axisList(volume: VolumeOfStore): { name: string; type: string }[] {
   return [...names].map((name) => ({ name, type: name === 't' ? 'time' : name === 'c' ? 'channel' : 'space' }));
 }
 
+/** The axes' names in order (`zyx`, `czyx`, `tczyx`, ...), as the store declares them. */
+export function axisNamesOf(volume: VolumeOfStore): string {
+  return axisList(volume).map((axis) => axis.name).join('');
+}
+
 /** The axes, spatial ones with the volume's length unit and time with its time unit, when NGFF knows them. */
 function axesOf(volume: VolumeOfStore): object[] {
   const space = omeSpaceUnit(volume.unit);

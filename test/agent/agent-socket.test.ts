@@ -9,15 +9,14 @@
  * answered by the executor's next screenshot, and an executor that leaves fails its calls at once.
  * The roster lists agent sockets with their client id and marks the executor. Hostile frames
  * (garbage, lying headers, 16 MiB, a thousand `bind`s at once, another socket's `tool_result`)
- * get an `error` or a 1009 close and leave the room's other sockets served; executors leaving at
- * seeded random moments of their calls each see their call end within the second.
+ * get an `error` or a 1009 close and leave the room's other sockets served. (The executor rules,
+ * executors leaving at random moments included, are tested in memory: test/unit/agent/.)
  */
 import { describe, expect, it } from 'vitest';
 import { binaryFrame, connectAgent } from '../helpers/agent-client.ts';
 import { createTestApp, fileTestApp } from '../helpers/create-test-app.ts';
 import { connectMcp, type ToolAnswer } from '../helpers/mcp-client.ts';
 import { room } from '../helpers/room.ts';
-import { seededRandom } from '../helpers/seeded-random.ts';
 import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -195,34 +194,6 @@ describe('the agent socket without a model', () => {
     await waitFor(async () => ((await presence(r)).length === 1 ? true : undefined), 'the executor’s leave');
     expect((await presence(r))[0]).toMatchObject({ client_id: b.clientId, executor: true });
     await b.close();
-    await mcp.close();
-  });
-  it('ends within the second every call of two hundred executors leaving at random moments', async () => {
-    const mcp = await connectMcp(server.url);
-    const random = seededRandom(70);
-    const lateness: number[] = [];
-    let disconnected = 0;
-    // Ten rooms at once, twenty departures each; each executor leaves after a seeded number
-    // of event-loop turns into its call (before the call reaches it, or after).
-    const lane = async (r: string) => {
-      for (let i = 0; i < 20; i++) {
-        const executor = await connectAgent(server.url, r);
-        const answer = mcp.callTool({ name: 'remove_specimen', arguments: { room: r, index: 0 } }) as Promise<ToolAnswer>;
-        if (random() < 0.5) await executor.next((f) => f.type === 'tool_call');
-        for (let turns = Math.floor(random() * 20); turns > 0; turns--) await new Promise(setImmediate);
-        const left = performance.now();
-        executor.socket.terminate();
-        const text = (await answer).content[0]!.text!;
-        lateness.push(performance.now() - left);
-        if (text.includes('disconnected before replying')) disconnected++;
-        else expect(text).toMatch(/disconnected before replying|no headset is connected/);
-        await executor.closed;
-      }
-    };
-    await Promise.all(Array.from({ length: 10 }, () => lane(room('agent'))));
-    expect(lateness.length).toBe(200);
-    expect(disconnected).toBeGreaterThan(100);
-    expect(lateness.filter((ms) => ms > 1000)).toEqual([]);
     await mcp.close();
   });
 });

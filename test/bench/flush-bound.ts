@@ -7,8 +7,7 @@
  * and one meta pwrite a commit), lmdb-js alone (one small `put` and its commit, the data store's
  * options), and the data store's own `write` (its transaction and child transaction) with no
  * host around it, and a bare hop to a libuv pool thread and back (an fstat: lmdb-js commits a
- * batched write on such a thread, which makes that round trip besides its flush; a write alone
- * commits in place). What the host adds on disk over memory is read against these.
+ * write on such a thread, which makes that round trip besides its flush). What the host adds on disk over memory is read against these.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, fdatasyncSync, fstat, mkdirSync, openSync, writeSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The CI lines of the README and build/README.md (`git fetch --depth=1 origin main`, then
+ * The CI lines of docs/plugins.md and build/README.md (`git fetch --depth=1 origin main`, then
  * `npx vitrine build --against git:origin/main`) run as written in the clone CI systems make:
  * `--depth=1 --single-branch` of the branch under test, where the fetch keeps main only in
  * FETCH_HEAD. They exit 1 on a branch that renamed a parameter and 0 on one whose change is
@@ -81,7 +81,7 @@ describe('the CI lines in a --depth=1 --single-branch clone', () => {
     return runs.get(key)!;
   };
 
-  for (const file of ['README.md', 'build/README.md']) {
+  for (const file of ['docs/plugins.md', 'build/README.md']) {
     it(`${file}'s lines exit 1 on a renamed parameter and 0 on a compatible change`, async () => {
       const lines = ciLines(file);
       expect(lines.some((line) => line.startsWith('git fetch'))).toBe(true);

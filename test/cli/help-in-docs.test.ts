@@ -1,8 +1,8 @@
 /**
  * The command's own help and the documents say the same: every command `vitrine help` lists
- * has a row in the README's Commands table, the README tells a newcomer to run `npx vitrine
- * help` (npx answers `--help` itself), and every option `vitrine serve --help` lists is
- * explained in the README or a page of docs/. An option or command added to the command
+ * has a row in the Commands table of docs/commands.md, the README and that table tell a newcomer
+ * to run `npx vitrine help` (npx answers `--help` itself), and every option `vitrine serve
+ * --help` lists is explained in the README or a page of docs/. An option or command added to the command
  * without a word in the documents fails here, naming it. SECURITY.md's table has a row for each
  * option and feature that decides who may do what.
  */
@@ -13,13 +13,14 @@ import { runVitrine } from '../build/helpers/run-cli.ts';
 import { REPO } from '../helpers/cli-path.ts';
 
 const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+const commandsDoc = readFileSync(join(REPO, 'docs', 'commands.md'), 'utf8');
 const docs = readdirSync(join(REPO, 'docs'))
   .filter((name) => name.endsWith('.md'))
   .map((name) => ({ name: `docs/${name}`, text: readFileSync(join(REPO, 'docs', name), 'utf8') }));
 
-/** The README's table under `## Commands`: its rows' first cells. */
+/** The table under `## Commands` of docs/commands.md: its rows' first cells. */
 function commandsTable(): string[] {
-  const section = readme.split(/^## Commands$/m)[1]?.split(/^## /m)[0] ?? '';
+  const section = commandsDoc.split(/^## Commands$/m)[1]?.split(/^## /m)[0] ?? '';
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `npx vitrine'))
@@ -30,7 +31,7 @@ function commandsTable(): string[] {
 const names = (text: string, option: string) => new RegExp(`${option}(?![\\w-])`).test(text);
 
 describe('the help and the documents', () => {
-  it("every command of `vitrine help` has a row in the README's Commands table", async () => {
+  it('every command of `vitrine help` has a row in the Commands table of docs/commands.md', async () => {
     const help = await runVitrine(['help'], REPO);
     expect(help.code).toBe(0);
     const listed = help.stdout
@@ -41,8 +42,9 @@ describe('the help and the documents', () => {
     expect(listed).toContain('serve');
     const rows = commandsTable();
     const missing = listed.filter((command) => !rows.some((row) => row.startsWith(`\`npx vitrine ${command}`)));
-    expect(missing, `commands of vitrine help without a row in the README's Commands table`).toEqual([]);
-    expect(rows.some((row) => row.startsWith('`npx vitrine help`')), 'the README shows npx vitrine help').toBe(true);
+    expect(missing, `commands of vitrine help without a row in the Commands table of docs/commands.md`).toEqual([]);
+    expect(rows.some((row) => row.startsWith('`npx vitrine help`')), 'docs/commands.md shows npx vitrine help').toBe(true);
+    expect(readme, 'the README shows npx vitrine help').toContain('`npx vitrine help`');
   });
 
   it('every option of `vitrine serve --help` is explained in the README or docs/', async () => {

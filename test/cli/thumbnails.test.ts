@@ -1,10 +1,12 @@
 /**
  * `vitrine thumbnails` in a fresh plugin project: it renders the declared specimen's
  * thumbnail into `plugins/<plugin>/thumbnails/<id>.png`, and `vitrine build` then ships it and
- * names it in the manifest with no `thumbnail:` in the declaration. Bad arguments are clear.
+ * names it in the manifest with no `thumbnail:` in the declaration. A Python plugin's declared
+ * specimens (`specimens = [...]`) are rendered the same way, run in a plugin process as the host
+ * runs them; one whose function fails is named with the reason. Bad arguments are clear.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +52,51 @@ describe('vitrine thumbnails', () => {
     expect(manifest.specimens.find((s) => s.id === id)?.thumbnail).toBe(`thumbnails/${id}.png`);
     expect(readFileSync(path.join(project, 'out', 'shapes', 'thumbnails', `${id}.png`)).equals(readFileSync(file))).toBe(true);
   }, 120_000);
+
+  it("renders a Python plugin's declared specimens too, and names one it cannot render with the reason", async () => {
+    const dir = path.join(project, 'plugins', 'py-scans');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'plugin.py'),
+      [
+        'from vitrine import VolumeResult',
+        '',
+        '',
+        'def noisy_blob(size: int = 24) -> VolumeResult:',
+        '    "A blob in the middle of a cube."',
+        '    import numpy as np',
+        '    z, y, x = np.mgrid[0:size, 0:size, 0:size] / (size - 1) - 0.5',
+        '    return VolumeResult.from_numpy(np.exp(-(x * x + y * y + z * z) * 20).astype(np.float32))',
+        '',
+        '',
+        'def broken(size: int = 4) -> VolumeResult:',
+        '    "Always fails."',
+        '    raise ValueError("the scanner is off")',
+        '',
+        '',
+        'specimens = [',
+        '    {"id": "noisy-blob", "function": "noisy_blob", "display_name": "Noisy blob"},',
+        '    {"id": "broken-scan", "function": "broken", "display_name": "Broken scan"},',
+        ']',
+        '',
+      ].join('\n'),
+    );
+    const run = await vitrine(['thumbnails', 'plugins', 'py-scans']);
+    const file = path.join(dir, 'thumbnails', 'noisy-blob.png');
+    expect(run.stdout, run.stderr).toContain(file);
+    const png = PNG.sync.read(readFileSync(file));
+    expect([png.width, png.height]).toEqual([256, 256]);
+    expect(png.data.readUInt32BE((128 * 256 + 128) * 4)).not.toBe(png.data.readUInt32BE(0));
+    // The failing one is named with its reason, and the exit says something was not rendered.
+    expect(run.stderr).toMatch(/py-scans\/broken-scan: not rendered: .*the scanner is off/);
+    expect(run.code).toBe(1);
+
+    // Asked for by its id alone, the Python specimen renders and the command succeeds.
+    const one = await vitrine(['thumbnails', 'plugins', 'noisy-blob']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toContain('py-scans/noisy-blob: computed in');
+    expect(one.stdout).not.toContain('broken-scan');
+  }, 180_000);
 
   it('refuses an unknown option and a missing source folder', async () => {
     const missing = await vitrine(['thumbnails', '--specimens']);

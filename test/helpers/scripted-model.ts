@@ -34,8 +34,11 @@ export interface ModelRequestSeen {
   headers: IncomingMessage['headers'];
   /** The text of the newest user message. */
   lastUserText: string;
-  /** Tool results this request carries (answers to the previous step's calls), oldest first. */
-  toolResults: { id: string; text: string; images: number; isError: boolean }[];
+  /**
+   * Tool results this request carries (answers to the previous step's calls), oldest first: `text`
+   * with the host's data markers taken off (`data`: whether it came between them).
+   */
+  toolResults: { id: string; text: string; images: number; isError: boolean; data: boolean }[];
   /** The tool names offered. */
   toolNames: string[];
   /** Bytes of the request body. */
@@ -51,6 +54,14 @@ export interface ScriptedModel {
   /** When each request arrived and when its whole body had (performance.now() of this process). */
   timings: { arrived: number; ended: number }[];
   close(): Promise<void>;
+}
+
+/** A tool's answer between the host's data markers (`<` inside is escaped, so the first close ends it). */
+const MARKED = /<room-data>([^<]*)<\/room-data>/g;
+
+/** `text` without the data markers, and whether it had any. */
+function unmarked(text: string): { text: string; data: boolean } {
+  return { text: text.replace(MARKED, '$1'), data: text.search(MARKED) >= 0 };
 }
 
 type Block = { type: string; text?: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
@@ -72,7 +83,7 @@ function readAnthropic(body: Record<string, unknown>): Pick<ModelRequestSeen, 'l
   const blocks = Array.isArray(last?.content) ? (last.content as Block[]) : [];
   const toolResults = blocks
     .filter((b) => b.type === 'tool_result')
-    .map((b) => ({ id: b.tool_use_id ?? '', text: textOf(b.content), images: imagesOf(b.content), isError: b.is_error === true }));
+    .map((b) => ({ id: b.tool_use_id ?? '', ...unmarked(textOf(b.content)), images: imagesOf(b.content), isError: b.is_error === true }));
   const isResults = (m: Message) => Array.isArray(m.content) && (m.content as Block[])[0]?.type === 'tool_result';
   const lastUser = [...messages].reverse().find((m) => m.role === 'user' && textOf(m.content) !== '' && !isResults(m));
   return { lastUserText: textOf(lastUser?.content), toolResults, toolNames: ((body.tools as { name: string }[]) ?? []).map((t) => t.name) };
@@ -87,7 +98,7 @@ function readOpenai(body: Record<string, unknown>): Pick<ModelRequestSeen, 'last
   const pictures = i < messages.length - 1 ? imagesOf(messages.at(-1)!.content) : 0;
   for (let j = i; j >= 0 && messages[j]!.role === 'tool'; j--) {
     const text = textOf(messages[j]!.content);
-    toolResults.unshift({ id: messages[j]!.tool_call_id ?? '', text, images: 0, isError: text.startsWith('error: ') });
+    toolResults.unshift({ id: messages[j]!.tool_call_id ?? '', ...unmarked(text), images: 0, isError: text.startsWith('error: ') });
   }
   if (pictures > 0 && toolResults.length > 0) toolResults.at(-1)!.images = pictures;
   const lastUser = [...messages].reverse().find((m) => m.role === 'user' && !(imagesOf(m.content) > 0 && textOf(m.content).startsWith('The picture')));

@@ -10,6 +10,7 @@ import Fastify from 'fastify';
 import { installErrorHandlers } from '../../core/http/error-handler.ts';
 import { healthRoutes, Readiness } from '../../core/http/ops/routes-health.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
+import { bearer, peopleDir } from '../people/people-helpers.ts';
 
 describe('health and readiness', () => {
   it('answers /healthz and /readyz', async () => {
@@ -94,6 +95,23 @@ describe('--admin-token', () => {
       expect((await app.inject({ method, url, headers: { authorization: 'Bearer s3cret' } })).statusCode, url).toBe(200);
     }
     expect((await app.inject({ method: 'GET', url: '/api/specimens/' })).statusCode).toBe(200);
+  });
+
+  it('answers any unknown token 401 on the admin routes and /mcp of a host with users, where it may be anyone’s', async () => {
+    const people = await peopleDir(['ada']);
+    const app = await createTestApp({ adminToken: 's3cret', dataDir: people.dir });
+    const mcp = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    for (const [method, url] of [['GET', '/metrics'], ['POST', '/api/processing/cache/clear'], ['POST', '/mcp']] as const) {
+      for (const token of ['nope', 'an-unknown-user-token', `vt_${'a'.repeat(43)}`]) {
+        const refused = await app.inject({ method, url, headers: { ...mcp, ...bearer(token) }, payload: method === 'POST' ? list : undefined });
+        expect(refused.statusCode, `${url} ${token}`).toBe(401);
+        expect(refused.json()).toMatchObject({ code: 'SPC_ERR_TOKEN_UNKNOWN' });
+      }
+      const admin = await app.inject({ method, url, headers: { ...mcp, ...bearer('s3cret') }, payload: method === 'POST' ? list : undefined });
+      expect(admin.statusCode, url).toBe(200);
+    }
+    expect((await app.inject({ method: 'GET', url: '/metrics', headers: bearer(people.tokens.ada!) })).statusCode).toBe(403);
   });
 });
 

@@ -15,11 +15,13 @@ import { spawnHost } from '../helpers/spawn-host.ts';
 const MAX = 1024 * 1024;
 
 /** Sends `total` bytes to `path` with node:http (with or without a Content-Length): the status and body it reads. */
-function send(url: string, path: string, total: number, withLength: boolean, type = 'application/octet-stream'): Promise<{ status: number; body: string }> {
+function send(
+  url: string, path: string, total: number, withLength: boolean, type = 'application/octet-stream', agent?: false,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'content-type': type };
     if (withLength) headers['content-length'] = total;
-    const req = httpRequest(`${url}${path}`, { method: path.startsWith('/api/uploads') ? 'POST' : 'PUT', headers }, (res) => {
+    const req = httpRequest(`${url}${path}`, { method: path.startsWith('/api/uploads') ? 'POST' : 'PUT', headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
@@ -83,6 +85,23 @@ describe('a refused upload', () => {
       }
     });
   }
+
+  // A client that asks to close the connection after its request (`agent: false` sends
+  // `Connection: close`, as many scripts do) must still read the answer: the host used to close
+  // right after the 413 went out, while the body was still coming, and the client met EPIPE.
+  it('with a Content-Length past the limit is answered 413 to node:http asking to close, every time', async () => {
+    const limit = ['--max-upload-bytes', String(MAX)];
+    const host = await spawnHost(['--port', '0', '--specimens', 'none', '--plugins', 'none', '--data-dir', 'none', ...limit, '--log-level', 'warn']);
+    try {
+      for (let attempt = 0; attempt < 21; attempt++) {
+        const answer = await send(host.url, '/api/uploads?filename=big.npy', 8 * MAX, true, 'application/octet-stream', false);
+        expect(answer.status, `try ${attempt + 1}`).toBe(413);
+        expect(JSON.parse(answer.body)).toMatchObject({ code: 'SPC_ERR_UPLOAD_TOO_LARGE' });
+      }
+    } finally {
+      await host.stop();
+    }
+  });
 
   // A JSON body past the host's body limit is refused by the HTTP framework itself, which closed
   // the connection under the client: with the host in a process of its own, a body of 16 MiB

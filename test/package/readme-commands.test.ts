@@ -1,5 +1,6 @@
 /**
- * The README's shell examples run as printed. Its `sh` code blocks are read; every `curl`
+ * The shell examples of the README and of the documents it sends a newcomer to (the commands,
+ * the HTTP API, operating, rooms, plugins, the viewer) run as printed. Their `sh` code blocks are read; every `curl`
  * example (and the shell variables they set) runs against a real host serving the example
  * plugins and specimens (what `npm start` serves), or against a host started with the options
  * of the `npx vitrine serve` line of its own block; every `npx vitrine serve` and `vitrine
@@ -96,8 +97,9 @@ function script(lines: Line[], url: string): string {
   return `${out.join('\n')}\n`;
 }
 
-const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-const blocks = shellBlocks(readme);
+/** The README and the pages that hold what it held before it became a front door. */
+const DOCUMENTS = ['README.md', ...['commands', 'http-api', 'operating', 'rooms', 'plugins', 'viewer'].map((name) => `docs/${name}.md`)];
+const blocks = DOCUMENTS.flatMap((file) => shellBlocks(readFileSync(join(REPO, file), 'utf8')));
 let plugins: string;
 
 /** Waits for `/readyz`: a host's Python plugins load after it listens. */

@@ -4,7 +4,9 @@
  * serves them from its cache. Many clients asking at once cause one fill from the host (one
  * MISS in nginx's `$upstream_cache_status` log, the rest HIT); every client gets 200, the same
  * bytes and a matching Content-Length, the Godot client included; ranges of exports are 206;
- * a gzip blob stays gzip; blob URLs are cached as they are.
+ * a gzip blob stays gzip; blob URLs are cached as they are; every header a client reads from an
+ * answer that handed its bytes to nginx (result id, provenance, mesh levels, file name) reaches
+ * the client as the host sent it.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -53,6 +55,9 @@ beforeAll(async () => {
     specimens,
     '--accel-redirect',
     '/_blobs/',
+    // Every mesh has levels of detail, so /data answers say where they are.
+    '--mesh-lod-triangles',
+    '1',
     '--log-level',
     'warn',
   ]);
@@ -127,5 +132,53 @@ describe('behind nginx', () => {
     expect(a.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(a.body.equals(first.body) && b.body.equals(first.body)).toBe(true);
     expect(b.headers['x-cache-status']).toBe('HIT');
+  });
+
+  it('passes on every header a client reads from an answer that carried X-Accel-Redirect', async () => {
+    const r = room();
+    for (const path of [`/api/specimens/dyn-square/data?room_id=${r}`, `/api/specimens/dyn-square/data?format=stl&room_id=${r}`]) {
+      // Asked of the host itself, the answer carries the headers and hands its bytes to nginx.
+      const direct = await get(`${host.url}${path}`);
+      expect(direct.headers['x-accel-redirect']).toMatch(/^\/_blobs\/[0-9a-f]{64}/);
+      const through = await get(`${nginx.url}${path}`);
+      expect(through.status).toBe(200);
+      const read = ['x-result-id', 'vitrine-provenance', 'vitrine-mesh-levels', 'x-blob-id', 'content-type'];
+      if (path.includes('format=stl')) read.push('content-disposition');
+      for (const name of read) {
+        expect(direct.headers[name], name).toBeTruthy();
+        expect(through.headers[name], name).toBe(direct.headers[name]);
+      }
+      expect(through.headers['x-result-id']).toMatch(/^[0-9a-f]{64}$/);
+      expect(through.headers['vitrine-provenance']).toMatch(/^host-fixtures@\S+; bundle=[0-9a-f]{12}$/);
+      // The levels it names are there through nginx too.
+      const levels = await get(`${nginx.url}${through.headers['vitrine-mesh-levels'] as string}1/0`);
+      expect(levels.status).toBe(200);
+      expect(levels.body.byteLength).toBeGreaterThan(0);
+    }
+    // A result without levels gets no such header (nginx sends no empty one).
+    const ramp = await get(`${nginx.url}/api/specimens/dyn-ramp/data?room_id=${r}`);
+    expect(ramp.headers['x-result-id']).toMatch(/^[0-9a-f]{64}$/);
+    expect(ramp.headers['vitrine-mesh-levels']).toBeUndefined();
+    expect(ramp.headers['content-disposition']).toBeUndefined();
+  });
+
+  it('passes on the headers of answers that carry their own bytes: a snapshot and its time taken', async () => {
+    const r = room();
+    await get(`${nginx.url}/api/specimens/dyn-square/data?room_id=${r}`);
+    const created = await new Promise<{ id: string }>((resolve, reject) => {
+      const req = http.request(`${nginx.url}/api/rooms/${r}/snapshots`, { method: 'POST', agent: false }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(text) as { id: string }) : reject(new Error(`${res.statusCode}: ${text}`))));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const direct = await get(`${host.url}/api/snapshots/${created.id}`);
+    const through = await get(`${nginx.url}/api/snapshots/${created.id}`);
+    for (const name of ['x-snapshot-created', 'last-modified', 'etag']) {
+      expect(direct.headers[name], name).toBeTruthy();
+      expect(through.headers[name], name).toBe(direct.headers[name]);
+    }
   });
 });

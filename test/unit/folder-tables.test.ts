@@ -1,6 +1,6 @@
 /**
  * The folder tables tell the truth: every folder of `core/` is described in core/README.md's
- * Folders table and in the README's Layout section, and neither names a folder that is gone.
+ * Folders table and in docs/layout.md's Layout section, and neither names a folder that is gone.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -36,8 +36,8 @@ describe('folder tables', () => {
     expect(namedFolders(table)).toEqual(coreFolders);
   });
 
-  it("the README's Layout names every folder of core/", () => {
-    const layout = section('README.md', '## Layout');
+  it("docs/layout.md's Layout names every folder of core/", () => {
+    const layout = section('docs/layout.md', '## Layout');
     const coreText = layout.slice(layout.indexOf('`core/`'), layout.indexOf('`build/`'));
     expect(namedFolders(coreText).filter((name) => name !== 'core')).toEqual(coreFolders);
   });

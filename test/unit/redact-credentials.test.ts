@@ -49,6 +49,22 @@ describe('Redactor', () => {
     for (const n of [1, 2, 3, 4, 5]) expect(all).toContain(`redis://:***@h:${n}`);
   });
 
+  it('never throws nor writes into what it logs: a DOMException, a frozen error', () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) });
+    const app = Fastify({ logger: { level: 'info', stream, hooks: redactingLogHooks(new Redactor(['tok-5678'])) } });
+    // A fetch's timeout rejects with a DOMException, whose message has a getter and no setter.
+    const timeout = new DOMException('no answer from redis://:pw6@h:6 (tok-5678)', 'TimeoutError');
+    const frozen = Object.freeze(new Error('redis://:pw7@h:7'));
+    expect(() => app.log.warn({ err: timeout }, 'speech to text failed')).not.toThrow();
+    expect(() => app.log.error(frozen)).not.toThrow();
+    expect(timeout.message).toBe('no answer from redis://:pw6@h:6 (tok-5678)');
+    const all = lines.join('');
+    expect(all).not.toMatch(/pw\d|tok-5678/);
+    expect(JSON.parse(lines[0]!).err).toMatchObject({ message: 'no answer from redis://:***@h:6 (***)' });
+    expect(all).toContain('redis://:***@h:7');
+  });
+
   it('is what every error detail passes', async () => {
     const app = Fastify();
     installErrorHandlers(app, new Redactor(['tok-5678']));

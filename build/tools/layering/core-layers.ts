@@ -47,12 +47,16 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
+  // Edits of a labels layer: the ops on a chunked volume, undo and redo, and the stores that
+  // keep the edits (memory, data folder, Redis), each with its log entry in one write.
+  ['edits/'],
   // Stores of rooms' scenes (memory, disk and Redis), with the checks of what a scene may hold.
   ['scenes/'],
   // Stores of snapshots, whose documents are checked as scenes and marks are. Below delivery and
   // the worker threads that run them: a volume's pyramid (with the block reductions `max_dim`
-  // shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/'],
+  // shares), and a segmentation's label index, surfaces and renumbering. Images read in place
+  // from the remotes an operator names (their reads, cache and OME-Zarr metadata).
+  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/', 'remote/'],
   // A plugin bundle read once and checked file by file, its signature, and the checked bundles a
   // host keeps by bundle id; the host's options of plugin versions and trust.
   ['bundles/'],
@@ -84,6 +88,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['published/'],
   ['rooms/service/'],
   ['scenes/service/'],
+  // Edits of rooms' labels layers: each layer loaded over its base result, edits kept in one order.
+  ['edits/service/'],
   ['snapshots/service/'],
   ['exports/'],
   // The services the routes share.

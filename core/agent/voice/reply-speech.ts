@@ -3,6 +3,8 @@
  * The agent's reply spoken: its text, as it streams, cut into sentences, each spoken by the
  * text-to-speech service in turn and sent to every socket as a `tts` binary frame (numbered from
  * 0 within the reply); once the reply is complete and its last sentence sent, `agent_audio_end`.
+ * A sentence the service fails (no answer in time, a refusal) is told to the room, and the rest of
+ * that reply is not spoken: its `agent_audio_end` follows at once.
  * Silencing it (an interrupt, someone taking the floor) drops what is waiting, abandons the
  * sentence being spoken, and says `agent_audio_end` with `interrupted` at once.
  */
@@ -10,7 +12,7 @@ import { hostFrames } from '../agent-frames.ts';
 import { encodeBinary, ttsHeader } from '../binary-frame.ts';
 import { bytesOf } from './pcm-audio.ts';
 import { SentenceChunks } from './sentence-chunks.ts';
-import type { TextToSpeech } from './speech-services.ts';
+import { SpeechFault, type TextToSpeech } from './speech-services.ts';
 import type { VoiceHost } from './voice-host.ts';
 
 /** The end of a reply in the queue of sentences. */
@@ -27,6 +29,8 @@ export class ReplySpeech {
   /** Moves on each silencing: a sentence spoken for an earlier reply is dropped. */
   #epoch = 0;
   #current: AbortController | null = null;
+  /** A sentence of this reply failed: the rest of it is passed over, up to its end. */
+  #failed = false;
 
   constructor(tts: TextToSpeech, host: VoiceHost) {
     this.#tts = tts;
@@ -58,12 +62,13 @@ export class ReplySpeech {
     this.#chunks = new SentenceChunks();
     this.#seq = 0;
     this.#speaking = false;
+    this.#failed = false;
     this.#host.broadcast(hostFrames.agentAudioEnd(interrupted));
   }
 
   #push(...items: (string | typeof END)[]): void {
     this.#queue.push(...items);
-    if (!this.#draining) void this.#drain();
+    if (!this.#draining) void this.#drain().catch((error: unknown) => this.#host.fault('the reply could not be spoken', error));
   }
 
   async #drain(): Promise<void> {
@@ -71,12 +76,13 @@ export class ReplySpeech {
     try {
       for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift()) {
         if (item === END) {
+          this.#failed = false;
           this.#speaking = false;
           this.#seq = 0;
           this.#host.broadcast(hostFrames.agentAudioEnd(false));
           continue;
         }
-        await this.#say(item);
+        if (!this.#failed) await this.#say(item);
       }
     } finally {
       this.#draining = false;
@@ -91,8 +97,12 @@ export class ReplySpeech {
       if (epoch !== this.#epoch || samples.length === 0) return;
       this.#host.broadcastBytes(encodeBinary(ttsHeader(this.#seq++), bytesOf(samples)));
     } catch (error) {
-      // One sentence the service could not speak leaves a gap, not a silent reply.
-      if (epoch === this.#epoch) this.#host.fault('a sentence could not be spoken', error);
+      if (epoch !== this.#epoch) return;
+      // A service that failed one sentence is not waited on for the rest of the reply: its
+      // sentences are dropped and the reply's end (`agent_audio_end`) comes at once.
+      this.#host.fault('a sentence could not be spoken', error);
+      this.#host.broadcast(hostFrames.error(error instanceof SpeechFault ? error.message : 'text to speech failed: internal error'));
+      this.#failed = true;
     } finally {
       if (this.#current === current) this.#current = null;
     }

@@ -10,7 +10,7 @@
 import { hostFrames } from '../agent-frames.ts';
 import type { AgentMember } from '../agent-member.ts';
 import type { BinaryFrame } from '../binary-frame.ts';
-import type { SpeechToText } from './speech-services.ts';
+import { SpeechFault, type SpeechToText } from './speech-services.ts';
 import { audioHeaderProblem, MAX_UTTERANCE_SECONDS, MIN_UTTERANCE_SECONDS, Utterance } from './utterance.ts';
 import type { VoiceHost } from './voice-host.ts';
 
@@ -64,14 +64,16 @@ export class SpeakerFloor {
     this.#free();
     if (utterance.seconds < MIN_UTTERANCE_SECONDS) return this.#host.broadcast(hostFrames.speakerReleased());
     this.#transcribing++;
-    void this.#transcribe(member, utterance).finally(() => this.#transcribing--);
+    void this.#transcribe(member, utterance)
+      .catch((error: unknown) => this.#host.fault('an utterance could not be made a turn', error))
+      .finally(() => this.#transcribing--);
   }
 
   /** Whatever comes of it (a failure, silence, a transcript), the floor is then released; a transcript is a turn. */
   async #transcribe(member: AgentMember, utterance: Utterance): Promise<void> {
     const text = await this.#stt.transcribe(utterance.wav()).catch((error: unknown) => {
       this.#host.fault('an utterance could not be transcribed', error);
-      member.send(hostFrames.error(`speech to text failed: ${(error as Error).message}`));
+      member.send(hostFrames.error(error instanceof SpeechFault ? error.message : 'speech to text failed: internal error'));
       return null;
     });
     if (text === '') member.send(hostFrames.status('(silence)'));

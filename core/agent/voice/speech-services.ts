@@ -5,14 +5,21 @@
  * `POST <--stt-url>/v1/audio/transcriptions` of a WAV file answering `{"text"}`; text to speech is
  * `POST <--tts-url>/v1/audio/speech` asking for raw 24 kHz 16-bit PCM (a WAV answer is read and
  * brought to 24 kHz too). A URL that already ends in `/v1` is not given a second. OPENAI_API_KEY,
- * when set, goes with each request as a Bearer token. Each request is bounded in time.
+ * when set, goes with each request as a Bearer token. Each request is bounded in time (at most
+ * 30 s, and never past a turn's limit). Whatever goes wrong (no answer in time, no connection, a
+ * refusal) is thrown as a {@link SpeechFault} in words a room can be told.
  */
 import { readWav, resample, samplesOf } from './pcm-audio.ts';
 
 /** The rate speech goes out at (the `tts` frames' header says it). */
 export const SPEECH_RATE = 24000;
-/** Longest a speech service may take over one request. */
-const REQUEST_MS = 30_000;
+/** Longest a speech service may take over one request, unless the host's turns are shorter. */
+export const SPEECH_REQUEST_MS = 30_000;
+
+/** A speech service failed: what it said or why it could not, in a room's words. */
+export class SpeechFault extends Error {
+  override name = 'SpeechFault';
+}
 
 export interface SpeechToText {
   transcribe(wav: Buffer): Promise<string>;
@@ -33,24 +40,53 @@ function routeOf(base: string, route: string): string {
 abstract class SpeechRoute {
   #url: string;
   #env: NodeJS.ProcessEnv;
+  protected readonly timeoutMs: number;
 
-  constructor(base: string, route: string, env: NodeJS.ProcessEnv) {
+  constructor(base: string, route: string, env: NodeJS.ProcessEnv, timeoutMs: number) {
     this.#url = routeOf(base, route);
     this.#env = env;
+    this.timeoutMs = timeoutMs;
   }
 
-  protected async post(service: string, init: { body: BodyInit; headers?: Record<string, string>; signal: AbortSignal }): Promise<Response> {
-    const authorization: Record<string, string> = this.#env.OPENAI_API_KEY ? { authorization: `Bearer ${this.#env.OPENAI_API_KEY}` } : {};
-    const answer = await fetch(this.#url, { ...init, method: 'POST', headers: { ...init.headers, ...authorization } });
-    if (answer.ok) return answer;
-    const body = (await answer.text().catch(() => '')).slice(0, 200);
-    throw new Error(`${service} answered ${answer.status}${body ? `: ${body}` : ''}`);
+  /** The request's own time limit, joined to `signal` (a silenced reply) when there is one. */
+  protected limit(signal?: AbortSignal): AbortSignal {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    return signal ? AbortSignal.any([signal, timeout]) : timeout;
+  }
+
+  /** Reads the answer with `read`; any failure on the way is a {@link SpeechFault} naming `service`. */
+  protected async exchange<T>(
+    service: string,
+    init: { body: BodyInit; headers?: Record<string, string>; signal: AbortSignal },
+    read: (answer: Response) => Promise<T>,
+  ): Promise<T> {
+    try {
+      const authorization: Record<string, string> = this.#env.OPENAI_API_KEY ? { authorization: `Bearer ${this.#env.OPENAI_API_KEY}` } : {};
+      const answer = await fetch(this.#url, { ...init, method: 'POST', headers: { ...init.headers, ...authorization } });
+      if (!answer.ok) {
+        const body = (await answer.text().catch(() => '')).slice(0, 200);
+        throw new SpeechFault(`${service} answered ${answer.status}${body ? `: ${body}` : ''}`);
+      }
+      return await read(answer);
+    } catch (error) {
+      throw this.#fault(service, error, init.signal);
+    }
+  }
+
+  #fault(service: string, error: unknown, signal: AbortSignal): unknown {
+    if (error instanceof SpeechFault) return error;
+    // A silenced reply's abort is the caller's own: passed on as it is.
+    if (signal.aborted && (signal.reason as Error | undefined)?.name !== 'TimeoutError') return signal.reason;
+    if (signal.aborted) return new SpeechFault(`${service} did not answer within ${Math.round(this.timeoutMs / 1000)} s`);
+    const cause = (error as { cause?: unknown }).cause;
+    const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+    return new SpeechFault(`${service} could not be reached: ${why}`);
   }
 }
 
 export class OpenAiSpeechToText extends SpeechRoute implements SpeechToText {
-  constructor(base: string, env: NodeJS.ProcessEnv = process.env) {
-    super(base, 'transcriptions', env);
+  constructor(base: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = SPEECH_REQUEST_MS) {
+    super(base, 'transcriptions', env, timeoutMs);
   }
 
   async transcribe(wav: Buffer): Promise<string> {
@@ -58,24 +94,23 @@ export class OpenAiSpeechToText extends SpeechRoute implements SpeechToText {
     form.append('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'utterance.wav');
     form.append('model', 'whisper-1');
     form.append('response_format', 'json');
-    const answer = await this.post('speech to text', { body: form, signal: AbortSignal.timeout(REQUEST_MS) });
-    const body = (await answer.json()) as { text?: unknown };
-    return typeof body.text === 'string' ? body.text.trim() : '';
+    const body = await this.exchange('speech to text', { body: form, signal: this.limit() }, async (answer) => (await answer.json()) as { text?: unknown });
+    return typeof body?.text === 'string' ? body.text.trim() : '';
   }
 }
 
 export class OpenAiTextToSpeech extends SpeechRoute implements TextToSpeech {
-  constructor(base: string, env: NodeJS.ProcessEnv = process.env) {
-    super(base, 'speech', env);
+  constructor(base: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = SPEECH_REQUEST_MS) {
+    super(base, 'speech', env, timeoutMs);
   }
 
   async speak(text: string, signal: AbortSignal): Promise<Int16Array> {
-    const answer = await this.post('text to speech', {
+    const init = {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: text, response_format: 'pcm' }),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_MS)]),
-    });
-    const bytes = Buffer.from(await answer.arrayBuffer());
+      signal: this.limit(signal),
+    };
+    const bytes = await this.exchange('text to speech', init, async (answer) => Buffer.from(await answer.arrayBuffer()));
     const wav = readWav(bytes);
     return wav ? resample(wav.samples, wav.rate, SPEECH_RATE) : samplesOf(bytes);
   }

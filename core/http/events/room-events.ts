@@ -24,7 +24,7 @@ import { withActiveLayer } from '../../events/active-layer-events.ts';
 import type { StreamScope } from '../../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'snapshot', 'replay', 'conversation']);
+const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'snapshot', 'replay', 'conversation', 'labels']);
 /** What a stream that named itself (a member of the room's presence) gets besides. */
 const PRESENT_EVENTS = new Set([...ROOM_EVENTS, 'presence']);
 

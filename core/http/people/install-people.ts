@@ -13,8 +13,9 @@ import { createHostError, isHostError } from '../../errors.ts';
 import type { People, Presented } from '../../people/people.ts';
 import type { RoomUse, Want } from '../../people/room-access.ts';
 import { runAs, type Acting } from '../../events/acting-user.ts';
+import { actingFor } from '../../people/acting-person.ts';
 import { routeOf } from '../route-of.ts';
-import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
+import { declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
 import { bearsUserToken, type Identity } from '../../people/users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 import { asUseAnswers, type RoomSpecimen } from '../../people/specimen-access.ts';
@@ -78,11 +79,6 @@ export function roomsReader(people: People): RoomsReader {
   return (request, rooms) => people.mayAny(rooms, requestIdentity(request), 'read');
 }
 
-/** Who the work of a request is done for, and what rooms let it do (what it names deep below its route asks). */
-function actingOf(people: People, identity: Identity | null): Acting {
-  return { name: identity?.name ?? ANONYMOUS, check: async (room, want) => void (await people.check(room, identity, want)) };
-}
-
 /** The rest of `request` (and all it starts) run as `identity`, or as nobody (`nobody`, made once). */
 function actAs(request: FastifyRequest, acting: Acting, identity: Identity | null, done: () => void): void {
   if (identity) setRequestIdentity(request, identity);
@@ -103,24 +99,31 @@ async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[
 export interface PeopleHookOptions {
   defaultRoomId: string;
   userHeader: string;
-  /** Routes the admin token guards, where a token that is no user's answers as a wrong admin token (403). */
+  /** Routes the admin token guards, where an unknown token on a host with no users answers as a wrong admin token (403). */
   adminGuarded(request: FastifyRequest): boolean;
   /** The specimen of an id (whose room it was published for), for the routes that name one in their path. */
   specimen(id: string): RoomSpecimen | undefined;
 }
 
+/** Whether the host has any user (a token it is sent may then be one of theirs). */
+async function hasUsers(people: People): Promise<boolean> {
+  return (await people.stores.users.list()).length > 0;
+}
+
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
   const header = options.userHeader.toLowerCase();
-  const nobody = actingOf(people, null);
+  const nobody = actingFor(people, null);
   declareRequestIdentity(app);
   const identify = async (request: FastifyRequest, shown: Presented): Promise<Identity | null> => {
     try {
       return await people.identify(shown);
     } catch (error) {
-      // On an admin route a token that is no user's form is a wrong admin token (403); a user's
-      // token the host does not know is refused as on any route (401).
-      const wrongAdmin = isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && !bearsUserToken(shown.authorization);
-      if (wrongAdmin && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+      // A token the host does not know is refused as on any route (401), but on an admin route of
+      // a host that has no users, where the admin token is the only one it could be, it is a wrong
+      // admin token (403). Where users exist it may be anyone's (mistyped, or a removed user's),
+      // and so it is a 401 there, whatever its form.
+      const unknown = isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && !bearsUserToken(shown.authorization);
+      if (unknown && options.adminGuarded(request) && !(await hasUsers(people))) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
       throw error;
     }
   };
@@ -140,7 +143,7 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     } catch (error) {
       return done(error as Error);
     }
-    const act = (identity: Identity | null) => actAs(request, identity ? actingOf(people, identity) : nobody, identity, done);
+    const act = (identity: Identity | null) => actAs(request, identity ? actingFor(people, identity) : nobody, identity, done);
     if (known !== undefined) return act(known);
     identify(request, shown).then(act, done);
   });

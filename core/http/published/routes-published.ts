@@ -4,8 +4,9 @@
  * (`application/octet-stream`, `?filename=NAME`, read as uploads are) or of an upload
  * (`{"upload": id}` in a JSON body), with `display_name`, `description` and `tags` from the
  * query or the JSON body: 201 when new, 200 when it replaced a published one, 409 when the id
- * is a specimen from anywhere else. `DELETE /api/specimens/{id}` removes one (204). Both are
- * writes: the cross-site guard applies, and so does the admin token when the host has one.
+ * is a specimen from anywhere else. A JSON body `{"remote": "NAME/path"}` publishes an OME-Zarr
+ * image of one of the host's remotes without copying it (remote/remote-data.ts).
+ * `DELETE /api/specimens/{id}` removes one (204). Both are writes: the cross-site guard applies, and so does the admin token when the host has one.
  */
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -20,13 +21,17 @@ import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type Pu
 import { parseFileBody } from '../../published/file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
 import type { RoomUse } from '../../people/room-access.ts';
+import { isRemoteBody, readRemotePublish } from '../../remote/remote-publish-input.ts';
+import { REMOTE_SOURCE, remoteRecord } from './remote-record.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
 const TEXT = { type: 'string' };
 const PUT_SCHEMA = {
-  summary: 'Publish a file (or an upload) as a static specimen',
+  summary: 'Publish a file (or an upload, or a remote image read in place) as a static specimen',
   description:
+    'Or JSON {"remote": "NAME/path/to/image.ome.zarr"} with optional level, channel, t and role=labels: an OME-Zarr image on a --remote of the host, ' +
+    'read in place (its metadata only now), answered with its shape, dtype, levels, spacing and origin. ' +
     'Body: the file (application/octet-stream, with ?filename=NAME; ' +
     `${PARSED_EXTENSIONS.join(', ')}) or JSON {"upload": upload_id}. display_name, description, tags (comma-separated in the query, a list in JSON), ` +
     'spacing and origin (a .npy volume) are optional, and so are a .npy volume\'s unit, axes (tczyx, czyx, tzyx), channels, time_step, time_unit ' +
@@ -65,7 +70,8 @@ function fileNameOf(raw: string | undefined): string {
 }
 
 /** What the publishing routes read from their host. */
-export type PublishedRouteDeps = PublishDeps & Pick<HostContext, 'files'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
+export type PublishedRouteDeps = PublishDeps &
+  Pick<HostContext, 'files' | 'remotes'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
 
 async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): Promise<PublishedFile> {
   const fileName = fileNameOf(request.query.filename);
@@ -116,6 +122,13 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       checkSpecimenId(id);
       await published.refresh();
       checkPublishable(ctx, id);
+      // A remote image is published without copying it: its metadata is read, nothing else.
+      if (!isFileBody(request) && isRemoteBody(request.body)) {
+        const { replaced, info } = await ctx.remotes.publish(id, readRemotePublish(request.body));
+        ctx.catalog.setSource(`${REMOTE_SOURCE}:${id}`, 'published', [remoteRecord(ctx.remotes, info)]);
+        reply.code(replaced ? 200 : 201);
+        return info;
+      }
       const upload = isFileBody(request) ? null : await fileFromUpload(ctx, id, request.body, request.query);
       const file = upload ? { ...upload, client: clientOf(request) } : await fileFromBody(ctx, request);
       const { replaced, metadata } = await publishFile(ctx, id, file);
@@ -137,6 +150,10 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       const { id } = request.params;
       await published.refresh();
       checkPublishable(ctx, id);
+      if (ctx.remotes.remove(id)) {
+        ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
+        return reply.code(204).send();
+      }
       if (!(await published.remove(id))) throw createHostError('SPC_ERR_PUBLISHED_NOT_FOUND', id);
       return reply.code(204).send();
     },

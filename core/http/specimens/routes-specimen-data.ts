@@ -11,6 +11,7 @@ import { specimenOr404 } from '../../registry/specimen-functions.ts';
 import { formatEncoder } from '../../delivery/formats.ts';
 import { deliveredType, type DeliveryOptions } from '../../delivery/delivery-options.ts';
 import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-delivery.ts';
+import { sendRemoteDelivery } from './send-remote-delivery.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../../delivery/parse-delivery.ts';
 import type { GivenParams } from '../../request/given-params.ts';
 import type { RequestDeps } from '../../request/request-deps.ts';
@@ -45,6 +46,8 @@ interface DataAsk {
 }
 
 async function serveData(deps: DataDeps, request: FastifyRequest, reply: FastifyReply, ask: DataAsk): Promise<FastifyReply> {
+  const remote = deps.remotes.specimen(ask.id);
+  if (remote) return sendRemoteDelivery(deps, reply, remote, ask.delivery());
   const record = specimenOr404(deps.catalog, ask.id);
   const asked = ask.delivery();
   if (!record.is_dynamic) return sendStaticDelivery(deps, reply, record, asked);
@@ -63,7 +66,7 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
 }
 
 /** What the data routes read from their host. */
-export type DataDeps = RequestDeps & StaticDeliveryDeps & ComputedReplyDeps & Pick<HostContext, 'catalog' | 'results'>;
+export type DataDeps = RequestDeps & StaticDeliveryDeps & ComputedReplyDeps & Pick<HostContext, 'catalog' | 'results' | 'remotes'>;
 
 export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: DataDeps }): Promise<void> {
   const { ctx } = opts;

@@ -10,6 +10,7 @@
  * levels of detail in a `meshes` group, answered by the meshes' routes (http/meshes/). An id that is unknown or no longer held
  * (or held for closed rooms only, asked by whoever may read none of them), a result
  * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
+ * `<result_id>.ome.zarr` is the same volume as an OME-Zarr v0.5 store on Zarr v3 (serve-ome-zarr.ts).
  * `GET /api/results/{result_id}` (no `.zarr`) answers what the result is instead: its sizes,
  * and a volume's axes and the size of each, channels, time step and ranges (a viewer builds
  * its time slider from it). A result id names its content, so every answer may be cached for
@@ -26,6 +27,7 @@ import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.
 import { summarizeResult } from '../../results/result-summary.ts';
 import { encodeChunk, parseChunkKey } from '../../zarr/zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from '../../zarr/zarr-metadata.ts';
+import { OME_ZARR, serveOmeZarrKey } from './serve-ome-zarr.ts';
 
 /** What the store routes use of the host: results by id, their pyramids, and a segmentation's label index. */
 export interface ZarrDeps {
@@ -36,10 +38,11 @@ export interface ZarrDeps {
 
 type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
 
-/** The held volume a store name (`<result_id>.zarr`) stands for, or a 404. */
+/** The held volume a store name (`<result_id>.zarr`, or `<result_id>.ome.zarr` for v0.5) stands for, or a 404. */
 async function volumeOf(ctx: ZarrDeps, store: string, client: string): Promise<{ id: string; volume: VolumeOfStore }> {
-  const id = store.endsWith('.zarr') ? store.slice(0, -'.zarr'.length) : store;
-  const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
+  const suffix = store.endsWith(OME_ZARR) ? OME_ZARR : '.zarr';
+  const id = store.endsWith(suffix) ? store.slice(0, -suffix.length) : store;
+  const result = store.endsWith(suffix) && isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   if (result.type !== 'volume') throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, result.type.replace('_', ' '));
   if (!hasOmeAxes(result)) throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, `volume of ${result.shape.length} dimension(s) (OME-Zarr takes 2 to 5)`);
@@ -63,6 +66,7 @@ async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyRepl
   if (!request.params.store.endsWith('.zarr') && request.params['*'] === undefined) return serveInfo(ctx, request.params.store, reply);
   const { id, volume } = await volumeOf(ctx, request.params.store, request.ip);
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
+  if (request.params.store.endsWith(OME_ZARR)) return serveOmeZarrKey(ctx, id, volume, key, reply);
   if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
   const { levels } = await ctx.pyramids.of(volume);
   if (key === '.zattrs') return sendJson(reply, zattrs(levels, id, volume.labels ? imageLabel(volume, await ctx.delivery.labelIndex(volume)) : undefined));
@@ -83,7 +87,10 @@ export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }):
   const schema = {
     summary: 'A held volume result as a read-only multiscale OME-Zarr v0.4 store (Zarr v2)',
     description:
-      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L ' +
+      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer), or `<result_id>.ome.zarr` for the same levels ' +
+      'as OME-Zarr v0.5 on Zarr v3 ' +
+      '(`zarr.json` at each node, `sharding_indexed` shards `L/c/...` of zstd inner chunks of at most 64 per axis, Range answered); ' +
+      'v0.4 keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L ' +
       '`L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
       'A labels volume is an NGFF label image: `image-label` (colors, properties) instead of omero, levels of ids picked, never averaged. ' +
       'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',

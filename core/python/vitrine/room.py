@@ -15,6 +15,7 @@
     ruler = room.annotate("line", [[0, 0, 0], [1.3, 0, 2]], label="crack")
     print(ruler["length"])                                   # measured by the host, in physical units
     seeds = room.points(label="seed")                         # an N×3 numpy array
+    room.edit(mask, "merge", segments=[3, 5])                 # edits of a labels layer, undoable: room.undo(seq)
 
 Every page, headset and notebook following the room sees each change at once. Arrays and
 result objects are published as specimens of the host (`<room>.<layer>`) for the room (the
@@ -32,6 +33,7 @@ from ._agent import ask as _ask
 from ._http import VitrineError
 from ._picture import Picture
 from ._room_annotations import RoomAnnotations
+from ._room_edits import RoomEdits
 from ._session import download
 from ._sse import Event, read_events
 
@@ -62,9 +64,9 @@ def _display(fields: Mapping[str, Any]) -> Dict[str, Any]:
     return {key: _plain(value) for key, value in fields.items()}
 
 
-class Room(RoomAnnotations):
+class Room(RoomAnnotations, RoomEdits):
     """A room of a host: its scene (layers bottom first), its annotations (from
-    `RoomAnnotations`) and the changes any follower sees."""
+    `RoomAnnotations`), its labels layers' edits (from `RoomEdits`) and the changes any follower sees."""
 
     def __init__(self, client: Any, name: str) -> None:
         if not isinstance(name, str) or not name:

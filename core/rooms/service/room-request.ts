@@ -8,8 +8,7 @@
 import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
 import { createHostError } from '../../errors.ts';
 import type { FunctionEntry } from '../../registry/function-entry.ts';
-import { specimenOr404 } from '../../registry/specimen-functions.ts';
-import { checkSpecimenUse } from '../../people/specimen-access.ts';
+import { readableSpecimen } from '../../registry/readable-specimen.ts';
 import type { RequestDeps } from '../../request/request-deps.ts';
 import { computeRequestOf, resolveRequest, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
@@ -48,9 +47,7 @@ export async function resolveRoomRequest(deps: RoomRequestDeps, roomId: string, 
   let target: RequestTarget;
   if (request.specimen !== undefined) {
     if (typeof request.specimen !== 'string') throw bad("'specimen' must be a specimen id (a string)");
-    await deps.published.refresh();
-    const record = specimenOr404(deps.catalog, request.specimen);
-    await checkSpecimenUse(record);
+    const record = await readableSpecimen(deps, request.specimen);
     if (!record.is_dynamic) {
       if (Object.keys(named).length > 0) throw bad(`specimen '${record.id}' is static: it takes no params`);
       return { kind: 'static', record };

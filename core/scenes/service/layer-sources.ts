@@ -14,9 +14,10 @@ import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
 import type { LayerKind, LayerSource, SceneLayer } from '../../wire/scene-types.ts';
 import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
+import type { RemoteData } from '../../remote/remote-data.ts';
 import { createHostError, HostError, isHostError } from '../../errors.ts';
-import { specimenOr404, specimenType } from '../../registry/specimen-functions.ts';
-import { checkSpecimenUse } from '../../people/specimen-access.ts';
+import { specimenType } from '../../registry/specimen-functions.ts';
+import { readableSpecimen } from '../../registry/readable-specimen.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { LayerProvenance } from '../../wire/provenance-types.ts';
@@ -38,6 +39,8 @@ export type LayerSourceDeps = RoomRequestDeps & {
   annotations: RoomAnnotations;
   /** Plugin versions kept side by side, for sources that pin one. */
   plugins?: PinDeps['plugins'];
+  /** Specimens published from a remote: read in place, the finest level within the host's byte budget. */
+  remotes?: Pick<RemoteData, 'specimen' | 'levelFor' | 'volume'>;
 };
 
 /**
@@ -126,9 +129,7 @@ async function resolveUnsegmented(
   const params = { ...(source.params ?? {}) };
   let target: RequestTarget;
   if (source.specimen !== undefined) {
-    await deps.published.refresh();
-    const record = specimenOr404(deps.catalog, source.specimen);
-    await checkSpecimenUse(record);
+    const record = await readableSpecimen(deps, source.specimen);
     if (!record.is_dynamic) {
       if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
       const type = specimenType(deps.functions, record);
@@ -186,6 +187,9 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
   if (resolved.kind === 'file') {
     const data = resolved.record.data;
     throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
+  } else if (resolved.kind === 'static' && deps.remotes?.specimen(resolved.record.id)) {
+    const remote = deps.remotes.specimen(resolved.record.id)!;
+    result = await deps.remotes.volume(remote, deps.remotes.levelFor(remote), signal);
   } else if (resolved.kind === 'static') {
     const file = staticFileSource(resolved.record);
     // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.

@@ -12,7 +12,9 @@
  * snapshot lives) shows them at once, any other is computed again from its source. A snapshot
  * also travels as a session file (write-session.ts, read-session.ts): its document and the
  * bytes it pins, taken in by another host under the same id, its bytes pinned there, and the
- * published specimens its layers name, published there (session-specimens.ts). Every
+ * published specimens its layers name, published there (session-specimens.ts). Restored into a
+ * room of another name, the arrays published for the room it was taken of are copied into that
+ * room and its layers name the copies (room-arrays.ts). Every
  * read of a snapshot (its document, its session file, verifying it, restoring it) is asked with
  * who may read which rooms: a snapshot of rooms the asker may not read is not there to them
  * (snapshot-rooms.ts), the same 404 as an unknown one, so a closed room's name never shows.
@@ -73,6 +75,8 @@ export interface SnapshotDeps {
   hasLevels?: (result: StoredResult) => boolean;
   /** The published specimens a session file carries: those named, to save; those carried, to take in. */
   carried?: SessionSpecimens;
+  /** Another room's arrays the layers name, published into the room restored into: the layers naming the copies (room-arrays.ts). */
+  arraysInto?: (roomId: string, layers: SceneLayer[]) => Promise<SceneLayer[]>;
 }
 
 export class RoomSnapshots {
@@ -263,7 +267,10 @@ export class RoomSnapshots {
     for (const layer of snapshot.scene.layers) {
       pinnedVersion(this.#deps.sources, layer.source, computedProvenance(layer.result?.provenance)?.plugin ?? undefined);
     }
-    const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
+    const restorable = this.#restorable(snapshot);
+    // The arrays its layers name go with it: each published for another room is copied into this one first.
+    const layers = (await this.#deps.arraysInto?.(roomId, restorable.layers)) ?? restorable.layers;
+    const scene = await this.#deps.scenes.restore(roomId, { ...restorable, layers }, ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
     const marks = author === undefined ? snapshot.annotations : snapshot.annotations.map((mark) => ({ ...mark, author }));
     await this.#deps.sources.annotations.replace(roomId, marks);

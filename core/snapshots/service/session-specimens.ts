@@ -110,19 +110,28 @@ function keptOwnBecause(record: SpecimenRecord, sha: string): string | null {
   return `this host publishes other bytes under '${record.id}' (sha256 ${own}, the file carried ${sha.slice(0, 12)}): its layers show this host's`;
 }
 
-/** Publishes `carried` here as its publisher did there. */
-async function publishCarried(deps: SessionSpecimenDeps, carried: SessionSpecimenFile): Promise<void> {
-  const { id: _id, sha: _sha, file_name: fileName, client, ...said } = carried.header;
-  checkSpecimenId(carried.id);
+/**
+ * Publishes `bytes` here as `id` with what `header` says of them (what their publisher said:
+ * a carried file's header, or a room's array copied into another room).
+ */
+export async function publishSaid(deps: SessionSpecimenDeps, id: string, header: Record<string, unknown>, bytes: Buffer): Promise<void> {
+  const { id: _id, sha: _sha, file_name: fileName, client, ...said } = header;
+  checkSpecimenId(id);
   if (typeof fileName !== 'string' || fileName === '' || fileName.length > 200 || /[/\\]/.test(fileName) || fileName.startsWith('.'))
-    throw createHostError('SPC_ERR_SESSION_INVALID', `specimen '${carried.id}' has no usable 'file_name'`);
+    throw createHostError('SPC_ERR_SESSION_INVALID', `specimen '${id}' has no usable 'file_name'`);
   const fields = readPublishFields(said);
-  if (carried.length > deps.options.maxUploadBytes) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(deps.options.maxUploadBytes));
-  const bytes = await bytesOf(carried);
+  if (bytes.length > deps.options.maxUploadBytes) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(deps.options.maxUploadBytes));
   const geometry = { ...fields.described, spacing: fields.spacing ?? null, origin: fields.origin ?? null };
   // The parse takes what it is given to its thread (it is gone from here after): it gets a copy.
   const result = await parseFileBody(deps.files.parse, Buffer.from(bytes), fileName, deps.options.maxUploadBytes, geometry);
-  await publishFile(deps, carried.id, { bytes, fileName, result, fields, client: typeof client === 'string' ? client.slice(0, 200) : null });
+  await publishFile(deps, id, { bytes, fileName, result, fields, client: typeof client === 'string' ? client.slice(0, 200) : null });
+}
+
+/** Publishes `carried` here as its publisher did there. */
+async function publishCarried(deps: SessionSpecimenDeps, carried: SessionSpecimenFile): Promise<void> {
+  checkSpecimenId(carried.id);
+  if (carried.length > deps.options.maxUploadBytes) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(deps.options.maxUploadBytes));
+  await publishSaid(deps, carried.id, carried.header, await bytesOf(carried));
 }
 
 /**

@@ -8,12 +8,12 @@
  * listening (it died) takes its sockets out of the rooms at the next look, so the calls they owed
  * fail as when a socket closes.
  */
-import { TOOL_CALL_TIMEOUT_MS } from './tool-waits.ts';
-import type { AgentMember } from './agent-member.ts';
+import { TOOL_CALL_TIMEOUT_MS } from '../tool-waits.ts';
+import type { AgentMember } from '../agent-member.ts';
 import type { AgentRelay, MemberCard, RelayMessage } from './agent-relay.ts';
-import type { AgentRooms } from './agent-rooms.ts';
-import { isHostError } from '../errors.ts';
-import type { HeadsetToolName } from '../mcp/mcp-tool.ts';
+import type { AgentRooms } from '../agent-rooms.ts';
+import { isHostError } from '../../errors.ts';
+import type { HeadsetToolName } from '../../mcp/mcp-tool.ts';
 
 type Outgoing = { room: string; to: number[]; frame: object | null; bytes: Buffer | null };
 type FromHost = Extract<RelayMessage, { kind: 'join' | 'leave' | 'frame' | 'binary' | 'call' }>;

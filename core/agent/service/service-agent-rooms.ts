@@ -10,15 +10,15 @@
  * client's) goes to the holder. A lone host uses its own rooms alone (agent-rooms.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientFrame } from './agent-frames.ts';
-import type { AgentMember } from './agent-member.ts';
+import type { ClientFrame } from '../agent-frames.ts';
+import type { AgentMember } from '../agent-member.ts';
 import { LEASE_MS, type AgentRelay, type RelayMessage } from './agent-relay.ts';
-import type { AgentRooms } from './agent-rooms.ts';
-import type { AgentRoomsPort } from './agent-socket.ts';
-import type { BinaryFrame } from './binary-frame.ts';
+import type { AgentRooms } from '../agent-rooms.ts';
+import type { AgentRoomsPort } from '../agent-socket.ts';
+import type { BinaryFrame } from '../binary-frame.ts';
 import { FORWARDED_CALL_MS, RelayHolder } from './relay-holder.ts';
-import { createHostError, HostError, type HostErrorCode } from '../errors.ts';
-import type { HeadsetCalls, HeadsetToolName } from '../mcp/mcp-tool.ts';
+import { createHostError, HostError, type HostErrorCode } from '../../errors.ts';
+import type { HeadsetCalls, HeadsetToolName } from '../../mcp/mcp-tool.ts';
 
 /** How often a host looks whether the hosts it relays for, or to, still listen: well within the second a departure may take. */
 const LOOK_MS = 250;
@@ -86,13 +86,14 @@ export class ServiceAgentRooms implements AgentRoomsPort, HeadsetCalls {
   async frame(roomId: string, member: AgentMember, frame: ClientFrame): Promise<void> {
     const holder = await this.#route(roomId);
     if (holder === this.#relay.self) return this.#rooms.frame(roomId, member, frame);
-    this.#relay.send(holder, { kind: 'frame', room: roomId, from: this.#relay.self, clientId: member.clientId, frame });
+    // Awaited: a frame that cannot cross (Redis away) is told to its sender, not lost unsaid.
+    await this.#relay.deliver(holder, { kind: 'frame', room: roomId, from: this.#relay.self, clientId: member.clientId, frame });
   }
 
   async binary(roomId: string, member: AgentMember, frame: BinaryFrame): Promise<void> {
     const holder = await this.#route(roomId);
     if (holder === this.#relay.self) return this.#rooms.binary(roomId, member, frame);
-    this.#relay.send(holder, { kind: 'binary', room: roomId, from: this.#relay.self, clientId: member.clientId, header: frame.header }, frame.payload);
+    await this.#relay.deliver(holder, { kind: 'binary', room: roomId, from: this.#relay.self, clientId: member.clientId, header: frame.header }, frame.payload);
   }
 
   /** A headset tool call: run by the room's holder, wherever it is. */

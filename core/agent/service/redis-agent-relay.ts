@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
-import type { ScriptedRedis } from '../redis/redis-scripts.ts';
-import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { CHANNELS, KEYS } from '../../redis/redis-keys.ts';
+import type { ScriptedRedis } from '../../redis/redis-scripts.ts';
+import { orUnavailable } from '../../redis/redis-unavailable.ts';
 import { LEASE_MS, type AgentRelay, type RelayListener, type RelayMessage } from './agent-relay.ts';
-import { FrameProblem } from './agent-frames.ts';
-import { decodeBinary, encodeBinary } from './binary-frame.ts';
+import { FrameProblem } from '../agent-frames.ts';
+import { decodeBinary, encodeBinary } from '../binary-frame.ts';
 
 export class RedisAgentRelay implements AgentRelay {
   readonly self = randomUUID();
@@ -59,8 +59,12 @@ export class RedisAgentRelay implements AgentRelay {
     await this.#redis.vAgentRelease(roomId, this.self).catch(() => {});
   }
 
-  send(host: string, message: RelayMessage, payload: Uint8Array = Buffer.alloc(0)): void {
-    this.#redis.publish(CHANNELS.agentHost(host), encodeBinary(message as unknown as Record<string, unknown>, payload)).catch(() => {});
+  send(host: string, message: RelayMessage, payload?: Uint8Array): void {
+    this.deliver(host, message, payload).catch(() => {});
+  }
+
+  async deliver(host: string, message: RelayMessage, payload: Uint8Array = Buffer.alloc(0)): Promise<void> {
+    await orUnavailable(this.#redis.publish(CHANNELS.agentHost(host), encodeBinary(message as unknown as Record<string, unknown>, payload)));
   }
 
   async listening(hosts: string[]): Promise<Set<string>> {

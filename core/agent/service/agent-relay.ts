@@ -7,9 +7,9 @@
  * conversation says to each of them. A lone host has no relay (its rooms are all its own); the
  * Redis one (redis-agent-relay.ts) is beside it.
  */
-import type { ClientFrame } from './agent-frames.ts';
-import type { AgentMember } from './agent-member.ts';
-import type { BinaryHeader } from './binary-frame.ts';
+import type { ClientFrame } from '../agent-frames.ts';
+import type { AgentMember } from '../agent-member.ts';
+import type { BinaryHeader } from '../binary-frame.ts';
 
 /** A socket as its host describes it to the room's holder. */
 export type MemberCard = Omit<AgentMember, 'send' | 'sendBytes'>;
@@ -46,8 +46,10 @@ export interface AgentRelay {
   /** Keeps this host's leases on `roomIds`; answers the rooms it no longer holds. */
   renew(roomIds: string[]): Promise<string[]>;
   release(roomId: string): Promise<void>;
-  /** Sends `message` to `host`, in order after what this host sent it before. */
+  /** Sends `message` to `host`, in order after what this host sent it before; what cannot be sent is lost. */
   send(host: string, message: RelayMessage, payload?: Uint8Array): void;
+  /** The same, resolving once the message is on its way; rejects (a 503) when it cannot be sent. */
+  deliver(host: string, message: RelayMessage, payload?: Uint8Array): Promise<void>;
   /** Which of `hosts` still listen (a host that died stops at once). */
   listening(hosts: string[]): Promise<Set<string>>;
   onMessage(listener: RelayListener): void;

@@ -1,0 +1,195 @@
+/**
+ * @module label-volume
+ * A labels volume as edits see it: the base result's bytes, never written, with the chunks an
+ * edit changed held apart (each at most CHUNK voxels a side), so memory grows by the changed
+ * chunks and not by the volume. Voxels are named by their flat index in C order (z, y, x) of
+ * level 0. Beside the voxels it keeps, per segment, how many voxels it holds and which chunks
+ * it may lie in (a superset: a chunk it left stays listed), so a merge or a presence check
+ * looks at a segment's chunks alone.
+ */
+
+export type LabelDtype = 'uint8' | 'uint16' | 'uint32';
+export type LabelArray = Uint8Array | Uint16Array | Uint32Array;
+
+/** The side of a chunk: an edit writes the chunks it changed, each at most this many voxels a side. */
+export const CHUNK = 64;
+
+/** The largest id each dtype holds. */
+export const DTYPE_MAX: Record<LabelDtype, number> = { uint8: 255, uint16: 65535, uint32: 4294967295 };
+
+const ARRAYS = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array } as const;
+
+/** What the volume knows of one segment. */
+export interface SegmentPlace {
+  count: number;
+  chunks: Set<number>;
+}
+
+export class LabelVolume {
+  readonly shape: readonly [number, number, number];
+  readonly dtype: LabelDtype;
+  readonly chunk: number;
+  /** Chunks along z, y, x. */
+  readonly grid: readonly [number, number, number];
+  #base: LabelArray;
+  #own = new Map<number, LabelArray>();
+  #segments = new Map<number, SegmentPlace>();
+  /** The largest id the volume has ever held. */
+  maxEver = 0;
+
+  constructor(base: LabelArray, shape: readonly [number, number, number], dtype: LabelDtype, chunk = CHUNK) {
+    if (base.length !== shape[0] * shape[1] * shape[2]) throw new Error(`labels of ${base.length} voxels do not fill the shape ${shape.join('×')}`);
+    this.#base = base;
+    this.shape = shape;
+    this.dtype = dtype;
+    this.chunk = chunk;
+    this.grid = [Math.ceil(shape[0] / chunk), Math.ceil(shape[1] / chunk), Math.ceil(shape[2] / chunk)];
+    this.#indexSegments();
+  }
+
+  get voxelCount(): number {
+    return this.#base.length;
+  }
+
+  /** The chunks an edit has written so far. */
+  get ownChunks(): number {
+    return this.#own.size;
+  }
+
+  /** The chunk holding voxel (z, y, x). */
+  chunkOf(z: number, y: number, x: number): number {
+    const c = this.chunk;
+    return (Math.floor(z / c) * this.grid[1] + Math.floor(y / c)) * this.grid[2] + Math.floor(x / c);
+  }
+
+  /** A chunk's first z, y, x and its ends (exclusive). */
+  chunkBox(key: number): [number, number, number, number, number, number] {
+    const [, gy, gx] = this.grid;
+    const cx = key % gx;
+    const cy = Math.floor(key / gx) % gy;
+    const cz = Math.floor(key / (gx * gy));
+    const c = this.chunk;
+    const [z, y, x] = [cz * c, cy * c, cx * c];
+    return [z, y, x, Math.min(z + c, this.shape[0]), Math.min(y + c, this.shape[1]), Math.min(x + c, this.shape[2])];
+  }
+
+  /** The value of the voxel at flat index `i`. */
+  get(i: number): number {
+    if (this.#own.size === 0) return this.#base[i]!;
+    const [, ny, nx] = this.shape;
+    const x = i % nx;
+    const y = Math.floor(i / nx) % ny;
+    const z = Math.floor(i / (nx * ny));
+    const own = this.#own.get(this.chunkOf(z, y, x));
+    if (!own) return this.#base[i]!;
+    return own[this.#inChunk(z, y, x)]!;
+  }
+
+  #inChunk(z: number, y: number, x: number): number {
+    const c = this.chunk;
+    return ((z % c) * c + (y % c)) * c + (x % c);
+  }
+
+  /** Sets voxel `i` (its chunk copied out of the base the first time), keeping the segment index. */
+  set(i: number, value: number): void {
+    const [, ny, nx] = this.shape;
+    const x = i % nx;
+    const y = Math.floor(i / nx) % ny;
+    const z = Math.floor(i / (nx * ny));
+    const key = this.chunkOf(z, y, x);
+    const chunk = this.#own.get(key) ?? this.#copyOut(key);
+    const at = this.#inChunk(z, y, x);
+    const before = chunk[at]!;
+    if (before === value) return;
+    chunk[at] = value;
+    this.#count(before, -1, key);
+    this.#count(value, 1, key);
+    if (value > this.maxEver) this.maxEver = value;
+  }
+
+  #copyOut(key: number): LabelArray {
+    const c = this.chunk;
+    const chunk = new ARRAYS[this.dtype](c * c * c);
+    const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
+    const [, ny, nx] = this.shape;
+    for (let z = z0; z < z1; z++)
+      for (let y = y0; y < y1; y++) {
+        const from = (z * ny + y) * nx;
+        chunk.set(this.#base.subarray(from + x0, from + x1), ((z - z0) * c + (y - y0)) * c);
+      }
+    this.#own.set(key, chunk);
+    return chunk;
+  }
+
+  #count(id: number, by: number, key: number): void {
+    if (id === 0) return;
+    let place = this.#segments.get(id);
+    if (!place) this.#segments.set(id, (place = { count: 0, chunks: new Set() }));
+    place.count += by;
+    if (by > 0) place.chunks.add(key);
+    if (place.count <= 0) this.#segments.delete(id);
+  }
+
+  /** Voxels of segment `id` now (0 when absent; background is never counted). */
+  count(id: number): number {
+    return this.#segments.get(id)?.count ?? 0;
+  }
+
+  /** The chunks segment `id` may lie in. */
+  chunksOf(id: number): readonly number[] {
+    return [...(this.#segments.get(id)?.chunks ?? [])];
+  }
+
+  /** Visits every voxel of the chunks `keys` as (flat index, value). */
+  forEachIn(keys: Iterable<number>, visit: (i: number, value: number) => void): void {
+    const [, ny, nx] = this.shape;
+    for (const key of keys) {
+      const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
+      for (let z = z0; z < z1; z++)
+        for (let y = y0; y < y1; y++)
+          for (let x = x0, i = (z * ny + y) * nx + x0; x < x1; x++, i++) visit(i, this.get(i));
+    }
+  }
+
+  /** The whole volume in C order, as the base's bytes with the changed chunks written in (in shared memory: a result's array). */
+  toArray(): LabelArray {
+    const out = new (ARRAYS[this.dtype] as unknown as new (buffer: SharedArrayBuffer) => LabelArray)(new SharedArrayBuffer(this.#base.byteLength));
+    out.set(this.#base);
+    const c = this.chunk;
+    const [, ny, nx] = this.shape;
+    for (const [key, chunk] of this.#own) {
+      const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
+      for (let z = z0; z < z1; z++)
+        for (let y = y0; y < y1; y++) {
+          const from = ((z - z0) * c + (y - y0)) * c;
+          out.set(chunk.subarray(from, from + (x1 - x0)), (z * ny + y) * nx + x0);
+        }
+    }
+    return out;
+  }
+
+  /** One pass over the base, by runs of one id per row: counts, chunks and the largest id. */
+  #indexSegments(): void {
+    const [nz, ny, nx] = this.shape;
+    const c = this.chunk;
+    const base = this.#base;
+    for (let z = 0; z < nz; z++)
+      for (let y = 0; y < ny; y++) {
+        const row = (z * ny + y) * nx;
+        let x = 0;
+        while (x < nx) {
+          const id = base[row + x]!;
+          let end = x + 1;
+          while (end < nx && base[row + end] === id && end % c !== 0) end++;
+          if (id !== 0) {
+            let place = this.#segments.get(id);
+            if (!place) this.#segments.set(id, (place = { count: 0, chunks: new Set() }));
+            place.count += end - x;
+            place.chunks.add(this.chunkOf(z, y, x));
+            if (id > this.maxEver) this.maxEver = id;
+          }
+          x = end;
+        }
+      }
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * @module layer-edits
+ * One labels layer with its edits applied, in memory: the volume (chunked over the base),
+ * its tables, and every edit kept with what it changed. An edit is first planned (checked and
+ * its changes found, nothing written) and then applied once its record is kept, so a refused
+ * write leaves the layer as it was; a host that reads the records back applies each the same
+ * way and ends with the same voxels (every op is a function of the layer before it).
+ *
+ * Undo and redo work on the original edits (merge, split, paint, names): an undo writes back
+ * what the edit found, a redo writes again what it wrote. Either is refused while a later
+ * original edit still in effect changed one of its voxels or table entries (undo and redo edits
+ * themselves count as neither: an undone edit and its undo cancel out), which is why edits
+ * undo newest first. Asked to undo an undo, the host redoes its edit; to undo a redo, undoes it.
+ */
+import { createHostError } from '../errors.ts';
+import type { ChangedSegments, EditRecord, EditSummary, LabelEdit, ListedEdit } from '../wire/edit-types.ts';
+import type { LabelTables } from './label-tables.ts';
+import type { LabelVolume } from './label-volume.ts';
+import { mergeOp, type OpOutcome } from './merge-op.ts';
+import { namesOp } from './names-op.ts';
+import { paintOp } from './paint-op.ts';
+import { splitOp } from './split-op.ts';
+import { overlaps, reversed, type EditChanges } from './voxel-changes.ts';
+
+/** An edit applied: its record, what it changed, and (an original) the undo or redo that last undid it. */
+interface Applied {
+  record: EditRecord;
+  changes: EditChanges;
+  /** For an undo or redo: the original edit it acts on. */
+  target?: number;
+  undoneBy?: number;
+}
+
+/** An edit planned on the layer as it is: what applying it writes, and what it answers. */
+export interface PlannedEdit extends EditSummary {
+  edit: LabelEdit;
+  changes: EditChanges;
+}
+
+/** The segments `changes` touch, as undo and redo answer them: those that came back are new. */
+function segmentsOf(volume: LabelVolume, changes: EditChanges): ChangedSegments {
+  const ids = new Set<number>();
+  for (const v of changes.before) if (v !== 0) ids.add(v);
+  const made = new Set<number>();
+  for (const v of changes.after) if (v !== 0) (volume.count(v) === 0 ? made : ids).add(v);
+  for (const t of changes.tables) if (t.id !== '0') ids.add(Number(t.id));
+  return { changed: [...ids].filter((id) => !made.has(id)).sort((a, b) => a - b), new: [...made].sort((a, b) => a - b) };
+}
+
+export class LayerEdits {
+  readonly volume: LabelVolume;
+  readonly tables: LabelTables;
+  #applied: Applied[] = [];
+  #bySeq = new Map<number, Applied>();
+
+  constructor(volume: LabelVolume, tables: LabelTables) {
+    this.volume = volume;
+    this.tables = tables;
+  }
+
+  /** The layer's labels version: 0 unedited, one more per edit. */
+  get version(): number {
+    return this.#applied.length;
+  }
+
+  /** Checks `edit` on the layer as it is and finds what it changes; writes nothing. @throws the op's 400s, 404 and 409 of undo and redo */
+  plan(edit: LabelEdit): PlannedEdit {
+    const outcome = this.#outcome(edit);
+    const { changes, segments } = outcome;
+    return { edit, changes, segments, voxels: changes.index.length, box: changes.box };
+  }
+
+  #outcome(edit: LabelEdit): OpOutcome {
+    switch (edit.op) {
+      case 'merge':
+        return mergeOp(this.volume, edit);
+      case 'split':
+        return splitOp(this.volume, edit);
+      case 'paint':
+        return paintOp(this.volume, edit);
+      case 'names':
+        return namesOp(this.volume, this.tables, edit);
+      case 'undo':
+      case 'redo':
+        return this.#reversal(edit.op, edit.seq);
+    }
+  }
+
+  /** The original edit an undo or redo of `seq` acts on, and whether it undoes it. */
+  #targetOf(op: 'undo' | 'redo', seq: number): { original: Applied; undo: boolean } {
+    const found = this.#bySeq.get(seq);
+    if (!found) throw createHostError('SPC_ERR_EDIT_NOT_FOUND', String(seq));
+    if (found.target === undefined) return { original: found, undo: op === 'undo' };
+    // An undo or redo edit: undoing an undo redoes its edit, undoing a redo undoes it (and redoing either is refused).
+    if (op === 'redo') throw createHostError('SPC_ERR_EDIT_NOT_UNDONE', String(seq), 'it is itself an undo or redo: undo it instead');
+    return { original: this.#bySeq.get(found.target)!, undo: found.record.edit.op === 'redo' };
+  }
+
+  #reversal(op: 'undo' | 'redo', seq: number): OpOutcome {
+    const { original, undo } = this.#targetOf(op, seq);
+    const at = original.record.seq;
+    if (undo && original.undoneBy !== undefined) throw createHostError('SPC_ERR_EDIT_UNDONE', String(at), String(original.undoneBy));
+    if (!undo && original.undoneBy === undefined) throw createHostError('SPC_ERR_EDIT_NOT_UNDONE', String(at), 'it is in effect');
+    const later = this.#applied.filter((a) => a.record.seq > at && a.target === undefined && a.undoneBy === undefined && overlaps(a.changes, original.changes));
+    if (later.length > 0) throw createHostError('SPC_ERR_EDIT_CONFLICT', String(at), later.map((a) => a.record.seq).join(', '));
+    const changes = undo ? reversed(original.changes) : original.changes;
+    return { changes, segments: segmentsOf(this.volume, changes) };
+  }
+
+  /** Applies a planned edit under its kept record (the next version). */
+  apply(planned: PlannedEdit, record: EditRecord): void {
+    if (record.version !== this.version + 1) throw new Error(`edit ${record.seq} is version ${record.version}, the layer is at ${this.version}`);
+    const { changes } = planned;
+    for (let k = 0; k < changes.index.length; k++) this.volume.set(changes.index[k]!, changes.after[k]!);
+    for (const t of changes.tables) {
+      if (t.after === null) this.tables[t.table].delete(t.id);
+      else this.tables[t.table].set(t.id, t.after);
+    }
+    const applied: Applied = { record, changes };
+    const { edit } = planned;
+    if (edit.op === 'undo' || edit.op === 'redo') {
+      const { original, undo } = this.#targetOf(edit.op, edit.seq);
+      applied.target = original.record.seq;
+      // What the list shows: the original undone by this edit, or the undo it cancels undone by it.
+      if (undo) original.undoneBy = record.seq;
+      else {
+        const undoer = original.undoneBy === undefined ? undefined : this.#bySeq.get(original.undoneBy);
+        if (undoer) undoer.undoneBy = record.seq;
+        delete original.undoneBy;
+      }
+    }
+    this.#applied.push(applied);
+    this.#bySeq.set(record.seq, applied);
+  }
+
+  /** The edits after log seq `since`, at most `limit`, oldest first, each with who undid it. */
+  list(since: number, limit: number): ListedEdit[] {
+    return this.#applied
+      .filter((a) => a.record.seq > since)
+      .slice(0, limit)
+      .map((a) => (a.undoneBy === undefined ? { ...a.record } : { ...a.record, undone_by: a.undoneBy }));
+  }
+
+  /** The record of the edit that made `version` (1 and up). */
+  recordAt(version: number): EditRecord | undefined {
+    return this.#applied[version - 1]?.record;
+  }
+
+  /** The voxels at labels version `version` (0: the base): the layer now, with every later edit written back. */
+  voxelsAt(version: number): ReturnType<LabelVolume['toArray']> {
+    const out = this.volume.toArray();
+    for (let k = this.#applied.length - 1; k >= version; k--) {
+      const { index, before } = this.#applied[k]!.changes;
+      for (let j = 0; j < index.length; j++) out[index[j]!] = before[j]!;
+    }
+    return out;
+  }
+
+  /** The tables at `version`. */
+  tablesAt(version: number): LabelTables {
+    const tables: LabelTables = { label_names: new Map(this.tables.label_names), label_colors: new Map(this.tables.label_colors) };
+    for (let k = this.#applied.length - 1; k >= version; k--)
+      for (const t of this.#applied[k]!.changes.tables) {
+        if (t.before === null) tables[t.table].delete(t.id);
+        else tables[t.table].set(t.id, t.before);
+      }
+    return tables;
+  }
+}

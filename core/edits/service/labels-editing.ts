@@ -1,0 +1,180 @@
+/**
+ * @module labels-editing
+ * Edits of rooms' labels layers, as the routes, the agent and MCP make them. A layer is loaded
+ * once per host: its base result (the layer's result as computed), a chunked volume over it,
+ * and every kept edit applied again in version order. Each layer's work runs one at a time:
+ * read what other hosts kept since (a Redis service), plan the edit on the layer as it is,
+ * keep it (with its log entry and event, at the version it was planned on; when another host
+ * came first, read its edits and plan again) and only then apply it. Any version's labels are
+ * the layer now with every later edit written back, answered as a volume result of its own.
+ */
+import { createHostError } from '../../errors.ts';
+import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
+import { obtainLayerResult, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import type { SceneLayer } from '../../wire/scene-types.ts';
+import { checkEdit } from '../check-edit.ts';
+import type { EditStore } from '../edit-store.ts';
+import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
+import { LayerEdits } from '../layer-edits.ts';
+import { tableJson, tablesOf } from '../label-tables.ts';
+import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
+
+type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
+/** A page of a layer's edits, as the log pages. */
+export interface EditPage {
+  edits: ListedEdit[];
+  next_since: number;
+  more: boolean;
+}
+
+export interface EditingDeps {
+  scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
+  sources: LayerSourceDeps;
+  store: EditStore;
+}
+
+/** A layer loaded on this host. */
+interface LoadedLayer {
+  base: StoredVolume;
+  edits: LayerEdits;
+}
+
+/** Edits a host retries planning while other hosts keep coming first. */
+const ATTEMPTS = 100;
+/** Edits in one page of the list, at most. */
+const MAX_PAGE = 10_000;
+
+const LABEL_DTYPES: readonly string[] = ['uint8', 'uint16', 'uint32'];
+
+/** The shape of a labels volume as z, y, x: time and channel axes of one step only. */
+function gridOf(volume: StoredVolume): [number, number, number] | null {
+  const shape = [...volume.shape];
+  while (shape.length > 3 && shape[0] === 1) shape.shift();
+  while (shape.length < 3) shape.unshift(1);
+  return shape.length === 3 ? (shape as [number, number, number]) : null;
+}
+
+export class LabelsEditing {
+  #deps: EditingDeps;
+  #layers = new Map<string, Promise<LoadedLayer>>();
+  /** Each layer's work, one at a time. */
+  #turns = new Map<string, Promise<unknown>>();
+
+  constructor(deps: EditingDeps) {
+    this.#deps = deps;
+  }
+
+  /** Runs `work` once the layer's earlier work has ended. */
+  #inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#turns.get(key) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const settled = run.catch(() => undefined);
+    this.#turns.set(key, settled);
+    void settled.then(() => this.#turns.get(key) === settled && this.#turns.delete(key));
+    return run;
+  }
+
+  /** The room's layer, a labels layer with a result. @throws 404 unknown layer, 409 not labels */
+  async #layerOf(roomId: string, layerId: string): Promise<SceneLayer> {
+    const scene = await this.#deps.scenes.scene(roomId);
+    const layer = scene.layers.find((l) => l.id === layerId);
+    if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
+    if (layer.kind !== 'labels') throw createHostError('SPC_ERR_EDIT_NOT_LABELS', layerId, layer.kind);
+    return layer;
+  }
+
+  async #baseOf(roomId: string, layer: SceneLayer): Promise<StoredVolume> {
+    const { sources } = this.#deps;
+    const held = layer.result?.result_id ? await sources.resultIds.find(layer.result.result_id) : null;
+    const result = held ?? (await obtainLayerResult(sources, await this.#deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
+    if (result.type !== 'volume' || !LABEL_DTYPES.includes(result.dtype) || !gridOf(result))
+      throw createHostError('SPC_ERR_EDIT_NOT_LABELS', layer.id, `${result.type} (not a uint8, uint16 or uint32 segmentation of one step)`);
+    return result;
+  }
+
+  async #load(roomId: string, layerId: string): Promise<LoadedLayer> {
+    const key = JSON.stringify([roomId, layerId]);
+    let loading = this.#layers.get(key);
+    if (!loading) {
+      loading = (async () => {
+        const base = await this.#baseOf(roomId, await this.#layerOf(roomId, layerId));
+        const volume = new LabelVolume(base.data as LabelArray, gridOf(base)!, base.dtype as LabelDtype);
+        return { base, edits: new LayerEdits(volume, tablesOf(base.label_names, base.label_colors)) };
+      })();
+      this.#layers.set(key, loading);
+      loading.catch(() => this.#layers.get(key) === loading && this.#layers.delete(key));
+    } else await this.#layerOf(roomId, layerId);
+    const loaded = await loading;
+    await this.#catchUp(roomId, layerId, loaded.edits);
+    return loaded;
+  }
+
+  /** Applies the edits kept since the layer's version here (by this host's earlier runs, or another host's). */
+  async #catchUp(roomId: string, layerId: string, edits: LayerEdits): Promise<void> {
+    for (const record of await this.#deps.store.after(roomId, layerId, edits.version)) {
+      if (record.version !== edits.version + 1) continue;
+      edits.apply(edits.plan(record.edit), record);
+    }
+  }
+
+  /** Makes `body` (a client's edit) the layer's next edit. With `ifMatch`, only while the layer is at that version (else 412). */
+  edit(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<EditAnswer> {
+    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+      const { edits } = await this.#load(roomId, layerId);
+      const edit = checkEdit(body, { shape: edits.volume.shape, dtype: edits.volume.dtype });
+      return this.#keep(roomId, layerId, edits, edit, ifMatch);
+    });
+  }
+
+  /** Undoes (or redoes) edit `seq` as a new edit. */
+  reverse(roomId: string, layerId: string, op: 'undo' | 'redo', seq: number, ifMatch?: number): Promise<EditAnswer> {
+    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+      const { edits } = await this.#load(roomId, layerId);
+      return this.#keep(roomId, layerId, edits, { op, seq }, ifMatch);
+    });
+  }
+
+  async #keep(roomId: string, layerId: string, edits: LayerEdits, edit: LabelEdit, ifMatch: number | undefined): Promise<EditAnswer> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (ifMatch !== undefined && ifMatch !== edits.version) throw createHostError('SPC_ERR_EDIT_STALE', String(ifMatch), String(edits.version));
+      const planned = edits.plan(edit);
+      const { segments, voxels, box } = planned;
+      const record = await this.#deps.store.append(roomId, layerId, edits.version, { edit, segments, voxels, box });
+      if (!record) {
+        // Another host kept an edit first: take it in and plan again on top of it.
+        await this.#catchUp(roomId, layerId, edits);
+        continue;
+      }
+      edits.apply(planned, record);
+      return { seq: record.seq, version: record.version, by: record.by, segments, voxels, box };
+    }
+    throw createHostError('SPC_ERR_EDIT_STALE', String(edits.version), 'a newer one: other writers kept coming first');
+  }
+
+  /** The layer's edits after log seq `since`, at most `limit`. */
+  list(roomId: string, layerId: string, since: number, limit: number): Promise<EditPage> {
+    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+      const { edits } = await this.#load(roomId, layerId);
+      const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(limit)));
+      const page = edits.list(since, n + 1);
+      const shown = page.slice(0, n);
+      return { edits: shown, next_since: shown.at(-1)?.seq ?? Math.max(0, since), more: page.length > n };
+    });
+  }
+
+  /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */
+  labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
+    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+      const { base, edits } = await this.#load(roomId, layerId);
+      const at = version ?? edits.version;
+      if (!Number.isInteger(at) || at < 0 || at > edits.version) throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
+      const records = Array.from({ length: at }, (_, k) => edits.recordAt(k + 1)!);
+      if (at === 0) return { result: base, version: 0, records };
+      const tables = edits.tablesAt(at);
+      const result = { ...base, data: edits.voxelsAt(at), label_names: tableJson(tables.label_names), label_colors: tableJson(tables.label_colors) } as StoredVolume;
+      return { result, version: at, records };
+    });
+  }
+}

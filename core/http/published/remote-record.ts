@@ -1,0 +1,38 @@
+/**
+ * @module remote-record
+ * A specimen published from a remote as the catalog lists it: a static volume whose data is
+ * read in place when something needs it. A room's layer (and its picture and snapshots) reads
+ * it through the remote reader directly; a function given it as an input gets the finest
+ * level within `--max-remote-bytes`, handed over as a `.npy` file as a relayed specimen is.
+ */
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import { encodeNpy } from '../../formats/npy/encode-npy.ts';
+import type { RemoteData, RemoteSpecimenInfo } from '../../remote/remote-data.ts';
+import type { VolumeResult } from '../../sdk/result-types.ts';
+
+/** The catalog sources remote specimens are listed under: `remote:<id>`, one each. */
+export const REMOTE_SOURCE = 'remote';
+
+export function remoteRecord(remotes: RemoteData, info: RemoteSpecimenInfo): SpecimenRecord {
+  const fetchLevel = async (signal?: AbortSignal) => {
+    const specimen = remotes.specimen(info.id);
+    if (!specimen) throw new Error(`remote specimen '${info.id}' is no longer published`);
+    const volume = await remotes.volume(specimen, remotes.levelFor(specimen), signal);
+    const bytes = Buffer.from(encodeNpy(volume as VolumeResult));
+    return { contentType: 'application/octet-stream', length: bytes.length, fileName: `${info.id}.npy`, body: bytes };
+  };
+  return {
+    id: info.id,
+    display_name: info.display_name,
+    description: info.description,
+    type: 'volume',
+    tags: info.tags,
+    is_dynamic: false,
+    function_name: null,
+    thumbnail_file: null,
+    thumbnail: { kind: 'none' },
+    story: null,
+    origin: 'published',
+    data: { kind: 'remote', fetch: fetchLevel },
+  } as SpecimenRecord;
+}

@@ -1,0 +1,26 @@
+/**
+ * @module build-bytes
+ * The most memory building a level set holds, told from its level-0 triangles before anything
+ * is made, so that a build the host's memory cannot take is refused at once rather than started
+ * and ended by the system. A surface built whole holds its cut (float64 grid coordinates,
+ * normals, the cut's new vertices) and every fragment at once; one built in pieces
+ * (block-lods.ts) holds the surface itself, its blocks' shares and every level's encoded
+ * fragments (twice, while they are packed), and one block's whole build at a time.
+ */
+import { PIECE_TRIANGLES } from './block-lods.ts';
+
+/** Bytes a build of the whole surface holds per triangle, at most (measured: see docs/meshes.md). */
+export const WHOLE_BYTES_PER_TRIANGLE = 250;
+
+/**
+ * Bytes a build in pieces holds per level-0 triangle beside its one block: the surface (12 of
+ * indices, 6 of positions), the blocks' shares (4, and their margins), the vertex map (2), the
+ * encoded levels (about 10) and their packed copy (10).
+ */
+export const PIECE_BYTES_PER_TRIANGLE = 46;
+
+/** The bytes a build of a surface of `triangles` triangles holds at most, about. */
+export function buildBytes(triangles: number, pieces = PIECE_TRIANGLES): number {
+  if (triangles <= pieces) return triangles * WHOLE_BYTES_PER_TRIANGLE;
+  return triangles * PIECE_BYTES_PER_TRIANGLE + pieces * WHOLE_BYTES_PER_TRIANGLE;
+}

@@ -1,0 +1,91 @@
+/**
+ * @module level-steps
+ * The steps every level of a level set goes through, whole or in pieces (block-lods.ts): a
+ * level's mesh simplified from the one below to about a quarter of its triangles once cut, then
+ * cut into its octree's fragments, each encoded twice (Draco for Neuroglancer, meshopt GLB for
+ * the page and WebXR) and placed in physical units.
+ */
+import { smoothNormals } from '../geometry/mesh-builder.ts';
+import { encodeDracoFragment } from './draco-fragment.ts';
+import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
+import { levelFragments, type Fragment } from './level-fragments.ts';
+import { CELL_STEPS, type LodPlan } from './lod-plan.ts';
+
+/** The mean length of the edges of `indices` over `positions`. */
+export function meanEdge(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let sum = 0;
+  const step = Math.max(1, Math.floor(indices.length / 3 / 4096)) * 3;
+  let n = 0;
+  for (let t = 0; t < indices.length; t += step) {
+    for (let j = 0; j < 3; j++) {
+      const a = indices[t + j]! * 3, b = indices[t + ((j + 1) % 3)]! * 3;
+      sum += Math.hypot(positions[a]! - positions[b]!, positions[a + 1]! - positions[b + 1]!, positions[a + 2]! - positions[b + 2]!);
+      n++;
+    }
+  }
+  return n > 0 ? sum / n : 1;
+}
+
+/** Where fragment `cell` of `level` sits in physical units. */
+export function placement(plan: LodPlan, transform: readonly number[], level: number, cell: readonly number[]): FragmentPlacement {
+  const side = plan.chunk * 2 ** level;
+  const scale = [0, 1, 2].map((k) => (transform[k * 4 + k]! * side) / CELL_STEPS) as [number, number, number];
+  const translation = [0, 1, 2].map((k) => transform[k * 4 + k]! * (plan.origin[k]! + side * cell[k]!) + transform[k * 4 + 3]!) as [number, number, number];
+  return { translation, scale };
+}
+
+export type LevelMesh = { type: 'mesh'; vertices: Float32Array; indices: Uint32Array };
+
+/** A fragment as built: its geometry, where it sits, and its two encodings. */
+export interface EncodedFragment {
+  fragment: Fragment;
+  place: FragmentPlacement;
+  draco: Uint8Array;
+  glb: Uint8Array;
+}
+
+/** One level as built: its fragments (Z-curve order), triangles once cut, and scale (mean edge). */
+export interface LevelOut {
+  encoded: EncodedFragment[];
+  triangles: number;
+  scale: number;
+}
+
+/** A level cut into fragments, each encoded both ways; `keep` (a cell) drops the fragments of cells it refuses. */
+export async function cutLevel(mesh: LevelMesh, plan: LodPlan, level: number, transform: readonly number[], keep?: (cell: readonly number[]) => boolean) {
+  const made = levelFragments(mesh.vertices, smoothNormals(mesh.vertices, mesh.indices), mesh.indices, plan, level);
+  const encoded: EncodedFragment[] = [];
+  let triangles = 0;
+  for (const fragment of made) {
+    if (keep && !keep(fragment.cell)) continue;
+    const place = placement(plan, transform, level, fragment.cell);
+    encoded.push({ fragment, place, draco: await encodeDracoFragment(fragment), glb: await encodeFragmentGlb(fragment, place) });
+    triangles += fragment.indices.length / 3;
+  }
+  return { encoded, triangles };
+}
+
+/** Within this of a quarter of the level below, a level is taken as it is. */
+const QUARTER_SLACK = 1.25;
+
+/**
+ * The next coarser level: the uncut mesh below simplified so that, once cut (which adds
+ * triangles: `inflation`, as the level below was), it holds about a quarter of `below`
+ * triangles; simplified once more from the same mesh when the cut added more than foreseen.
+ */
+export async function coarser<M extends LevelMesh>(
+  mesh: M,
+  below: number,
+  inflation: number,
+  cutAt: (mesh: M) => ReturnType<typeof cutLevel>,
+  simplify: (mesh: M, maxTriangles: number) => Promise<M>,
+) {
+  const aim = below / 4;
+  let simpler = await simplify(mesh, Math.max(1, Math.floor(aim / inflation)));
+  let cut = await cutAt(simpler);
+  if (cut.triangles > aim * QUARTER_SLACK && simpler.indices.length > 3) {
+    simpler = await simplify(mesh, Math.max(1, Math.floor(((simpler.indices.length / 3) * aim) / cut.triangles)));
+    cut = await cutAt(simpler);
+  }
+  return { mesh: simpler, cut };
+}

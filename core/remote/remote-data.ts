@@ -1,0 +1,166 @@
+/**
+ * @module remote-data
+ * Remote data on one host: the remotes the operator named, every read from them, and the
+ * specimens published from them. Publishing reads the image's metadata only; a specimen's
+ * levels are read when something shows them, the level that fits (within a byte budget, or
+ * within a `max_dim`), and the volumes read last are held so their result ids (the OME-Zarr
+ * stores, blob URLs) keep answering while they are shown.
+ */
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { MemoryRemoteCache } from './memory-remote-cache.ts';
+import { openRemoteImage, type RemoteImage } from './remote-image.ts';
+import { RemoteList } from './remote-list.ts';
+import { checkAgainstImage, type RemotePublishInput } from './remote-publish-input.ts';
+import { RemoteReads } from './remote-reads.ts';
+import type { RemoteCache } from './remote-cache.ts';
+import { levelForMaxDim, levelWithin, readRemoteVolume, selectedAxes, selectedShape } from './read-remote-volume.ts';
+
+export interface RemoteDataOptions {
+  remotes: Readonly<Record<string, string>>;
+  remoteTimeoutSeconds: number;
+  maxRemoteBytes: number;
+  /** The S3 endpoint of `s3://` remotes, as the blob store's. */
+  s3Endpoint: string | null;
+  /** Where remote bytes are kept; default: memory, a budget of `maxRemoteBytes`. */
+  cache?: RemoteCache;
+  /** The host's result budget: the levels read are held in it as any result is (so their ids answer), and dropped by it. */
+  budget: Pick<ResultBudget<StoredResult>, 'hold' | 'release'>;
+}
+
+/** A specimen published from a remote: what it shows of which image. */
+export interface RemoteSpecimen {
+  id: string;
+  input: RemotePublishInput;
+  image: RemoteImage;
+  published_at: number;
+}
+
+/** What a remote publish answers: the specimen's sizes, levels and geometry. */
+export interface RemoteSpecimenInfo {
+  id: string;
+  remote: string;
+  type: 'volume';
+  display_name: string;
+  description: string;
+  tags: string[];
+  format: 'ome-zarr-0.4' | 'ome-zarr-0.5';
+  axes: string;
+  shape: number[];
+  dtype: string;
+  /** Each level's shape, the specimen's finest first. */
+  levels: number[][];
+  spacing: number[];
+  origin: number[];
+  labels: boolean;
+  level: number;
+  channel: number | null;
+  t: number | null;
+  published_at: number;
+}
+
+export class RemoteData {
+  readonly list: RemoteList;
+  readonly reads: RemoteReads;
+  readonly maxRemoteBytes: number;
+  readonly #specimens = new Map<string, RemoteSpecimen>();
+  /** The levels read, by `id\nlevel`, while the host's result budget holds them. */
+  readonly #held = new Map<string, Promise<StoredResult>>();
+  readonly #budget: RemoteDataOptions['budget'];
+
+  constructor(options: RemoteDataOptions) {
+    this.list = new RemoteList(options.remotes);
+    this.maxRemoteBytes = options.maxRemoteBytes;
+    this.#budget = options.budget;
+    const cache = options.cache ?? new MemoryRemoteCache(options.maxRemoteBytes);
+    const reads = { timeoutMs: options.remoteTimeoutSeconds * 1000, maxAnswerBytes: options.maxRemoteBytes, s3Endpoint: options.s3Endpoint };
+    this.reads = new RemoteReads(reads, cache);
+  }
+
+  /** The remotes' names (never their URLs). */
+  names(): string[] {
+    return this.list.names();
+  }
+
+  specimen(id: string): RemoteSpecimen | undefined {
+    return this.#specimens.get(id);
+  }
+
+  ids(): string[] {
+    return [...this.#specimens.keys()];
+  }
+
+  /** Publishes `input` as specimen `id`, reading the image's metadata only; `replaced` when the id was a remote specimen already. */
+  async publish(id: string, input: RemotePublishInput): Promise<{ replaced: boolean; info: RemoteSpecimenInfo }> {
+    const image = await openRemoteImage(this.reads, this.list, input.remote);
+    checkAgainstImage(input, image);
+    const labels = input.labels || image.labels;
+    const specimen: RemoteSpecimen = { id, input: { ...input, labels }, image: { ...image, labels }, published_at: Date.now() };
+    const replaced = this.#specimens.has(id);
+    this.#specimens.set(id, specimen);
+    this.#letGo(id);
+    return { replaced, info: infoOf(specimen) };
+  }
+
+  remove(id: string): boolean {
+    this.#letGo(id);
+    return this.#specimens.delete(id);
+  }
+
+  /** Lets go of the levels read of specimen `id` (replaced or removed). */
+  #letGo(id: string): void {
+    for (const [key, held] of this.#held) {
+      if (!key.startsWith(`${id}\n`)) continue;
+      this.#held.delete(key);
+      void held.then((result) => this.#budget.release(result, `remote:${key}`)).catch(() => {});
+    }
+  }
+
+  /** The level a reader gets: within `max_dim` when it asks for one, else the finest within the byte budget. */
+  levelFor(specimen: RemoteSpecimen, maxDim?: number): number {
+    const { image, input } = specimen;
+    return maxDim !== undefined ? levelForMaxDim(image, input.level, maxDim) : levelWithin(image, input.level, input, this.maxRemoteBytes);
+  }
+
+  /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */
+  volume(specimen: RemoteSpecimen, level: number, signal?: AbortSignal): Promise<StoredResult> {
+    const key = `${specimen.id}\n${level}`;
+    const held = this.#held.get(key);
+    if (held) return held;
+    const reading = readRemoteVolume(specimen.image, level, specimen.input, signal);
+    this.#held.set(key, reading);
+    reading.then(
+      (result) => this.#budget.hold(result, `remote:${key}`, () => this.#held.get(key) === reading && this.#held.delete(key)),
+      // A failed read is not held: the next asks the remote again (it may be back).
+      () => this.#held.get(key) === reading && this.#held.delete(key),
+    );
+    return reading;
+  }
+}
+
+/** The answer of a remote publish. */
+export function infoOf(specimen: RemoteSpecimen): RemoteSpecimenInfo {
+  const { image, input } = specimen;
+  const levels = image.levels.slice(input.level);
+  const level = levels[0]!;
+  return {
+    id: specimen.id,
+    remote: input.remote,
+    type: 'volume',
+    display_name: input.display_name ?? image.name ?? specimen.id,
+    description: input.description ?? '',
+    tags: input.tags,
+    format: image.zarrFormat === 3 ? 'ome-zarr-0.5' : 'ome-zarr-0.4',
+    axes: selectedAxes(image, input),
+    shape: selectedShape(image, level, input),
+    dtype: image.dtype,
+    levels: levels.map((l) => selectedShape(image, l, input)),
+    spacing: level.scale?.slice(-3) ?? [1, 1, 1],
+    origin: level.translation?.slice(-3) ?? [0, 0, 0],
+    labels: input.labels,
+    level: input.level,
+    channel: input.channel,
+    t: input.t,
+    published_at: specimen.published_at,
+  };
+}

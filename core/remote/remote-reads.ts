@@ -1,0 +1,117 @@
+/**
+ * @module remote-reads
+ * Every read the host makes from a remote goes through here: the target checked to lie inside
+ * its remote, at most 16 reads at once per remote, each bounded by `--remote-timeout`, kept in
+ * the remote cache under the URL, range and version, and every fault turned into the
+ * catalogued error naming the remote and the key: SPC_ERR_REMOTE_NOT_ALLOWED when the read
+ * would leave what the operator named, SPC_ERR_REMOTE_UNAVAILABLE when the remote failed or
+ * timed out. Nothing here blocks anything but the read that waits for it.
+ */
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createHostError, isHostError, type HostError } from '../errors.ts';
+import { FetchLimit } from './fetch-limit.ts';
+import { httpRead } from './http-read.ts';
+import type { s3Read as S3Read } from './s3-read.ts';
+import { RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
+import { remoteCacheKey, type RemoteCache } from './remote-cache.ts';
+import type { RemoteTarget } from './remote-list.ts';
+
+/** Reads at once per remote, at most. */
+export const REMOTE_FETCHES = 16;
+
+export interface RemoteReadsOptions {
+  timeoutMs: number;
+  /** Largest single answer accepted, bytes. */
+  maxAnswerBytes: number;
+  /** The S3 endpoint of `s3://` remotes (as the blob store's: `--s3-endpoint`, else the AWS environment). */
+  s3Endpoint: string | null;
+}
+
+/** What has been read from each remote (bytes and requests), for the operator and the benchmarks. */
+export interface RemoteTally {
+  requests: number;
+  bytes: number;
+}
+
+function rangeText(range: ByteRange | undefined): string {
+  if (!range) return '';
+  return 'suffixLength' in range ? `-${range.suffixLength}` : `${range.offset}+${range.length}`;
+}
+
+export class RemoteReads {
+  readonly #limits = new Map<string, FetchLimit>();
+  readonly #tally = new Map<string, RemoteTally>();
+  /** The S3 client and reader, loaded with the SDK when an `s3://` remote is first read. */
+  #s3: Promise<{ client: S3Client; read: typeof S3Read }> | null = null;
+
+  constructor(
+    readonly options: RemoteReadsOptions,
+    readonly cache: RemoteCache,
+  ) {}
+
+  /** Requests and bytes read from `remote` so far. */
+  tally(remote: string): RemoteTally {
+    return { ...(this.#tally.get(remote) ?? { requests: 0, bytes: 0 }) };
+  }
+
+  /**
+   * The bytes at `target` (a range of them when asked), from the cache when kept under this
+   * `version`, else from the remote; undefined when the remote has no such key.
+   * `version` null reads the remote every time (metadata, whose version is what it answers).
+   */
+  async read(target: RemoteTarget, range?: ByteRange, version: string | null = null, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
+    const key = version === null ? null : remoteCacheKey(target.url, rangeText(range), version);
+    const kept = key === null ? undefined : await this.cache.get(key);
+    if (kept) return kept;
+    const read = await this.#fetch(target, range, signal);
+    if (read && key !== null) await this.cache.set(key, read);
+    return read;
+  }
+
+  async #fetch(target: RemoteTarget, range: ByteRange | undefined, signal: AbortSignal | undefined): Promise<RemoteBytes | undefined> {
+    const { remote } = target;
+    let limit = this.#limits.get(remote.name);
+    if (!limit) this.#limits.set(remote.name, (limit = new FetchLimit(REMOTE_FETCHES)));
+    return limit.run(async () => {
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
+      const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      try {
+        const { maxAnswerBytes } = this.options;
+        const read =
+          remote.kind === 's3'
+            ? await this.#s3Read(target.url, range, bounded)
+            : await httpRead(remote, target.url, range, bounded, maxAnswerBytes);
+        const tally = this.#tally.get(remote.name) ?? { requests: 0, bytes: 0 };
+        tally.requests++;
+        tally.bytes += read?.bytes.length ?? 0;
+        this.#tally.set(remote.name, tally);
+        return read;
+      } catch (error) {
+        throw this.#faultOf(target, error, timeout.aborted);
+      }
+    });
+  }
+
+  async #s3Read(url: string, range: ByteRange | undefined, signal: AbortSignal): Promise<RemoteBytes | undefined> {
+    this.#s3 ??= Promise.all([import('../blobs/s3-location.ts'), import('./s3-read.ts')]).then(([location, reader]) => ({
+      client: location.createS3Client(location.s3EndpointOf(this.options.s3Endpoint)),
+      read: reader.s3Read,
+    }));
+    const { client, read } = await this.#s3;
+    return read(client, url, range, signal, this.options.maxAnswerBytes);
+  }
+
+  #faultOf(target: RemoteTarget, error: unknown, timedOut: boolean): HostError {
+    if (isHostError(error)) return error;
+    const where = `${target.remote.name}/${target.path}`;
+    if (error instanceof RemoteFault && error.kind === 'refused') return createHostError('SPC_ERR_REMOTE_NOT_ALLOWED', where, error.message);
+    const why = timedOut
+      ? `no answer within ${this.options.timeoutMs / 1000} s (--remote-timeout)`
+      : error instanceof Error
+        ? error.message || error.name
+        : String(error);
+    const fault = createHostError('SPC_ERR_REMOTE_UNAVAILABLE', target.remote.name, target.path, why);
+    fault.cause = error;
+    return fault;
+  }
+}

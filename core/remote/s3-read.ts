@@ -1,0 +1,42 @@
+/**
+ * @module s3-read
+ * One read from an `s3://BUCKET[/PREFIX]` remote: a GetObject (with a `Range` when asked)
+ * through the S3 client the blob store uses (the endpoint of `--s3-endpoint`, credentials and
+ * region from the standard AWS settings). A missing object is "no such key"; any other failure
+ * throws a RemoteFault. The bucket is the remote's own: a key never leaves it.
+ */
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
+
+/** Bucket and key of an `s3://BUCKET/KEY` URL. */
+function bucketKey(url: string): { bucket: string; key: string } {
+  const rest = url.slice('s3://'.length);
+  const slash = rest.indexOf('/');
+  return { bucket: rest.slice(0, slash), key: decodeURIComponent(rest.slice(slash + 1)).replace(/^\/+/, '') };
+}
+
+function rangeOf(range: ByteRange | undefined): string | undefined {
+  if (!range) return undefined;
+  return 'suffixLength' in range ? `bytes=-${range.suffixLength}` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
+}
+
+export async function s3Read(
+  client: S3Client,
+  url: string,
+  range: ByteRange | undefined,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<RemoteBytes | undefined> {
+  const { bucket, key } = bucketKey(url);
+  try {
+    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: rangeOf(range) }), { abortSignal: signal });
+    const size = answer.ContentLength ?? 0;
+    if (size > maxBytes) throw new RemoteFault('failed', `its object of ${size} bytes is over the ${maxBytes}-byte limit`);
+    const bytes = answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array(0);
+    return { bytes, etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null };
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'NoSuchKey' || name === 'NotFound') return undefined;
+    throw error;
+  }
+}
