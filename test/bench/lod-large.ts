@@ -8,7 +8,7 @@
  * first left (the set, or its refusal); `/healthz` is asked every 100 ms from a thread of its
  * own throughout. `MESHES_ONLY=large` runs this part alone.
  */
-import { segmentFaces } from '../../core/labels/segment-faces.ts';
+import { buildLabelIndex } from '../../core/labels/label-index.ts';
 import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
 import { peakRssMiB } from '../helpers/process-rss.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
@@ -36,11 +36,13 @@ function gyroid(period: number): Uint8Array {
 export async function largeSegment(): Promise<string[]> {
   let period = 5;
   let data = gyroid(period);
-  let triangles = 2 * segmentFaces(data, [SIDE, SIDE, SIDE], 1, [0, 0, 0, SIDE - 1, SIDE - 1, SIDE - 1]);
+  // Label 1's faces, as the host's label index counts them (two triangles each).
+  const trianglesOf = (volume: Uint8Array) => 2 * buildLabelIndex(volume, [SIDE, SIDE, SIDE], 2).faces[0]!;
+  let triangles = trianglesOf(data);
   while (triangles < LEAST_TRIANGLES) {
     period *= 0.95;
     data = gyroid(period);
-    triangles = 2 * segmentFaces(data, [SIDE, SIDE, SIDE], 1, [0, 0, 0, SIDE - 1, SIDE - 1, SIDE - 1]);
+    triangles = trianglesOf(data);
   }
   const bound = (1.5 * CACHE) / 2 ** 20 + 300;
   const host = await spawnHost(['--port', '0', '--log-level', 'warn', '--cache-max-bytes', String(CACHE), '--max-upload-bytes', String(2 ** 30)]);
