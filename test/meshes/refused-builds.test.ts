@@ -42,7 +42,7 @@ describe('a level set too large for the memory budget', () => {
     expect(Array.from(buildLabelIndex(wide, labels.shape).faces)).toEqual(Array.from(index.faces));
   });
 
-  it('is refused at once, and the refusal answered again without counting again', async () => {
+  it('is refused before any thread is asked, and the refusal answered again at once', async () => {
     const labels = volume();
     const index = buildLabelIndex(labels.data as Uint8Array, labels.shape);
     const k = index.ids.indexOf(4);
