@@ -13,6 +13,9 @@ import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
+import { LabelIndexes } from '../delivery/label-indexes.ts';
+import { VariantKeeper } from '../delivery/variant-keeper.ts';
+import { VariantWork } from '../delivery/variant-work.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
 import { createLocalRuns } from '../federation/local-runs.ts';
@@ -117,18 +120,22 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
-  const delivery = new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget, options.maxDeliveryBytes);
+  // The encode threads' turns and the label indexes first: level sets wait in the one and read
+  // the other, and delivery takes surfaces within a triangle budget from the level sets.
+  const work = new VariantWork(deliveryTaskRunner(compute.pools.encode));
+  const keeper = new VariantKeeper(stack.budget);
+  const labels = new LabelIndexes(work, keeper);
   const meshes = new MeshLods({
     run: meshLodsRunner(compute.pools.encode),
-    turns: delivery.turns,
+    turns: work.turns,
     budget: stack.budget,
-    labelIndex: (volume, client) => delivery.labelIndex(volume, client),
+    labelIndex: (volume, client) => labels.of(volume, client),
     lodTriangles: options.meshLodTriangles,
     kept: keptLevelSets(stack, options),
     idOf: (result) => stack.resultIds.of(result),
     warn: (line) => log.warn(line),
   });
-  delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
+  const delivery = new DeliveryVariants({ work, keeper, labels, levels: meshes, maxMeshBytes: options.maxDeliveryBytes });
   // What scenes read the room's marks through; every other writer of marks goes through the notifying store made after them.
   const sources: Omit<HostContext, 'scenes' | 'snapshots' | 'editing'> = {
     options,
