@@ -39,6 +39,7 @@ import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults, type ResultStack } from './assemble-results.ts';
 import { assembleWorkspace, type Workspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
+import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { LabelsEditing } from '../edits/service/labels-editing.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
@@ -137,14 +138,13 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   });
   const delivery = new DeliveryVariants({ work, keeper, labels, levels: meshes, maxMeshBytes: options.maxDeliveryBytes });
   // What scenes read the room's marks through; every other writer of marks goes through the notifying store made after them.
-  const sources: Omit<HostContext, 'scenes' | 'snapshots' | 'editing'> = {
+  const sources: Omit<HostContext, 'rooms' | 'scenes' | 'snapshots' | 'editing'> = {
     options,
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
     remotes: new RemoteData({ ...options, budget: stack.budget }),
     published: workspace.published,
-    rooms: workspace.rooms,
     history: workspace.history,
     presence: workspace.presence,
     annotations: workspace.annotations,
@@ -173,9 +173,10 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     },
     events,
   );
+  // Requests see a room's own entry joined to its scene: what they show becomes the active layer.
+  const rooms = new RoomWorkspace(workspace.rooms, scenes);
   // Each write of a room's marks on this host has the layers bound to its points computed again.
-  const base = { ...sources, annotations: notifyingStore(workspace.annotations, (roomId) => scenes.marksChanged(roomId)) };
-  workspace.rooms.useScenes(scenes);
+  const base = { ...sources, rooms, annotations: notifyingStore(workspace.annotations, (roomId) => scenes.marksChanged(roomId)) };
   // Layers that follow a plugin's newest version are computed again when a reload brings one.
   compute.home.versions.onChange((change) => {
     const plugins = new Set(change.came.map((p) => p.name));
@@ -187,7 +188,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
     scenes,
-    rooms: workspace.rooms,
+    rooms,
     sources: base,
     ttlSeconds: options.snapshotTtlSeconds,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
@@ -201,7 +202,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   // Another room's log played into a room, through the same services the routes change rooms with.
   const replays = new Replays({
     log: workspace.history.store,
-    target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations, conversations }),
+    target: roomReplayTarget({ rooms, scenes, annotations: base.annotations, conversations }),
     recorder: workspace.history,
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
