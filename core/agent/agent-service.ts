@@ -75,6 +75,8 @@ export class AgentService {
           fault: (tool, error) => deps.warn(`agent tool '${tool}' failed`, error),
         }),
         turnTimeoutMs: options.agentTurnTimeoutSeconds * 1000,
+        maxQueued: options.agentMaxQueued,
+        contextBytes: options.agentContextBytes,
         voice: (room) => deps.voice?.(room) ?? null,
         fault: deps.warn,
       },
