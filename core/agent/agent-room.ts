@@ -11,7 +11,7 @@
 import { hostFrames, type ClientFrame } from './agent-frames.ts';
 import type { AgentFigures } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
-import type { AgentTools } from './agent-tools.ts';
+import type { AgentTools, RoomRight } from './agent-tools.ts';
 import type { BinaryFrame } from './binary-frame.ts';
 import { AGENT_ACTOR, type ConversationChange, type ConversationRecord, type Transcript } from '../history/conversation-record.ts';
 import { Conversation } from './conversation.ts';
@@ -44,6 +44,8 @@ export interface AgentRoomDeps {
   fullMessage: string;
   /** The room may have nothing left to keep it in memory (a socket left, a turn or a call ended). */
   maybeIdle(room: AgentRoom): void;
+  /** Whether `who` may `want` the room (null), or why not (a fault is thrown). */
+  right: RoomRight;
   /** The speaker floor and speech of this room, or null without voice services. */
   voice(room: AgentRoom): RoomVoice | null;
   fault(message: string, error: unknown): void;
@@ -177,10 +179,24 @@ export class AgentRoom implements VoiceHost {
     if (position > 0) member.send(hostFrames.turnQueued(position));
   }
 
-  /** A headset tool call: to every socket, run by the oldest; answers its result. */
-  callHeadset(name: string, args: Record<string, unknown>): Promise<unknown> {
-    const executor = this.executor();
-    if (!executor) return Promise.reject(createHostError('SPC_ERR_AGENT_NO_HEADSET', this.id));
+  /**
+   * The socket that runs a headset call: the oldest whose person may write the room (a socket that
+   * may only read could not answer it); null when none may.
+   */
+  async #writer(): Promise<AgentMember | null> {
+    const oldestFirst = [...this.#members.values()].sort((a, b) => a.clientId - b.clientId);
+    for (const member of oldestFirst) {
+      if (member.readOnly) continue;
+      if ((await this.#deps.right(this.id, member.identity, 'write')) === null && this.#members.has(member.clientId)) return member;
+    }
+    return null;
+  }
+
+  /** A headset tool call: to every socket, run by the oldest that may write; answers its result. */
+  async callHeadset(name: string, args: Record<string, unknown>): Promise<unknown> {
+    if (this.#members.size === 0) throw createHostError('SPC_ERR_AGENT_NO_HEADSET', this.id);
+    const executor = await this.#writer();
+    if (!executor) throw createHostError('SPC_ERR_AGENT_NO_WRITER', this.id);
     const { requestId, answer } = this.waits.start(name, executor.clientId);
     this.broadcast(hostFrames.toolCall(requestId, name, args, executor.clientId));
     void answer.catch(() => {}).finally(() => this.#deps.maybeIdle(this));

@@ -74,6 +74,7 @@ export class AgentService {
           right: this.#right,
           fault: (tool, error) => deps.warn(`agent tool '${tool}' failed`, error),
         }),
+        right: this.#right,
         turnTimeoutMs: options.agentTurnTimeoutSeconds * 1000,
         maxQueued: options.agentMaxQueued,
         contextBytes: options.agentContextBytes,

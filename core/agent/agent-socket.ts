@@ -74,6 +74,7 @@ function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMem
     clientId,
     peer: { ...who.peer, client_id: clientId },
     identity: who.identity,
+    readOnly: who.readOnly,
     baseUrl: who.baseUrl,
     send: (frame) => {
       if (!following()) return;

@@ -37,6 +37,7 @@ function member(clientId: number): AgentMember & { sent: object[] } {
     clientId,
     peer: { id: `p${clientId}`, name: 'x', kind: 'headset', user: 'anonymous', since: 0 },
     identity: null,
+    readOnly: null,
     baseUrl: 'http://x',
     send: (frame) => void sent.push(frame),
     sendBytes: () => {},
