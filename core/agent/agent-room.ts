@@ -196,7 +196,7 @@ export class AgentRoom implements VoiceHost {
   async callHeadset(name: string, args: Record<string, unknown>): Promise<unknown> {
     if (this.#members.size === 0) throw createHostError('SPC_ERR_AGENT_NO_HEADSET', this.id);
     const executor = await this.#writer();
-    if (!executor) throw createHostError('SPC_ERR_AGENT_NO_WRITER', this.id);
+    if (!executor) throw createHostError(this.#members.size === 0 ? 'SPC_ERR_AGENT_NO_HEADSET' : 'SPC_ERR_AGENT_NO_WRITER', this.id);
     const { requestId, answer } = this.waits.start(name, executor.clientId);
     this.broadcast(hostFrames.toolCall(requestId, name, args, executor.clientId));
     void answer.catch(() => {}).finally(() => this.#deps.maybeIdle(this));
