@@ -172,7 +172,8 @@ export class AgentRoom implements VoiceHost {
       this.#slot = true;
     }
     this.#transcript.add({ role: 'user', text });
-    this.#record({ role: 'user', text }, member.peer.user);
+    const { name, user } = member.peer;
+    this.#record({ role: 'user', text, ...(name !== user ? { name } : {}) }, user);
     const image = this.#attached;
     this.#attached = null;
     const position = conversation.submit({ text, image, author: { identity: member.identity, baseUrl: member.baseUrl } });

@@ -14,13 +14,21 @@ import type { RoomRecorder } from './room-recorder.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from './room-log-store.ts';
 import { HISTORY_ENTRIES, type TranscriptEntry } from '../wire/agent-types.ts';
 
-/** What a conversation's entry says: a turn, or its end. */
-export type ConversationChange = (TranscriptEntry & { interrupted?: boolean }) | { op: 'end' };
+/**
+ * What a conversation's entry says: a turn, or its end. A person's turn may carry the `name`
+ * they gave (an anonymous page's `?name=`), which `by` (the user, `anonymous`) cannot say.
+ */
+export type ConversationChange = (TranscriptEntry & { interrupted?: boolean; name?: string }) | { op: 'end' };
 
 /** The change a conversation entry of a log records. */
 export function conversationChange(entry: Record<string, unknown>): ConversationChange {
   if (entry.op === 'end') return { op: 'end' };
-  return { role: entry.role === 'agent' ? 'agent' : 'user', text: String(entry.text ?? ''), ...(entry.interrupted === true ? { interrupted: true } : {}) };
+  return {
+    role: entry.role === 'agent' ? 'agent' : 'user',
+    text: String(entry.text ?? ''),
+    ...(entry.interrupted === true ? { interrupted: true } : {}),
+    ...(typeof entry.name === 'string' ? { name: entry.name } : {}),
+  };
 }
 
 /** `by` of what the agent says. */
