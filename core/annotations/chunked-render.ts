@@ -42,15 +42,10 @@ function jsonText(a: Annotation): string {
   return text;
 }
 
-/** The list as `{"version":V,"annotations":[...]}`. */
-export async function renderJson(list: AnnotationList): Promise<string> {
-  const parts = await renderBatches(list.annotations, jsonText, ',', (text) => text);
-  return `{"version":${list.version},"annotations":[${parts.join('')}]}`;
-}
-
 /**
- * renderJson's bytes, a part per batch: no text of the whole list is ever made, so a large
- * room's answer lives outside the JavaScript heap and no single turn copies all of it. With
+ * The list as `{"version":V,"annotations":[...]}`, in bytes, a part per batch: no text of the
+ * whole list is ever made, so a large room's answer lives outside the JavaScript heap and no
+ * single turn copies all of it. With
  * `keep` false each mark's text is not kept with it: for marks decoded anew for every read
  * (disk, Redis) a kept text is never used again, only copied by the collector while it lives.
  */
@@ -83,13 +78,7 @@ function csvForm(annotations: readonly Annotation[], keep = true): { head: strin
   return { head: csvLine([...CSV_COLUMNS, ...properties]), rows };
 }
 
-/** The annotations as CSV, one row per point (annotation-csv.ts's shape). */
-export async function renderCsv(annotations: readonly Annotation[]): Promise<string> {
-  const { head, rows } = csvForm(annotations);
-  return head + (await renderBatches(annotations, rows, '', (text) => text)).join('');
-}
-
-/** renderCsv's bytes, a part per batch (as renderJsonParts, `keep` too). */
+/** The annotations as CSV, one row per point (annotation-csv.ts's shape), in bytes, a part per batch (`keep` as renderJsonParts'). */
 export async function renderCsvParts(annotations: readonly Annotation[], keep = true): Promise<Buffer[]> {
   const { head, rows } = csvForm(annotations, keep);
   return [Buffer.from(head), ...(await renderBatches(annotations, rows, '', (text) => Buffer.from(text)))];
