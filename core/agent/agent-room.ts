@@ -9,7 +9,7 @@
  * turn past that is refused at once, and the model is not asked.
  */
 import { hostFrames, type ClientFrame } from './agent-frames.ts';
-import type { AgentFigures } from './agent-figures.ts';
+import type { AgentFigures, TurnOutcome } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
 import type { AgentTools, RoomRight } from './agent-tools.ts';
 import type { BinaryFrame } from './binary-frame.ts';
@@ -17,7 +17,6 @@ import { AGENT_ACTOR, type ConversationChange, type ConversationRecord, type Tra
 import { Conversation } from './conversation.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
-import type { TurnOutcome } from './agent-figures.ts';
 import { createHostError } from '../errors.ts';
 import { faultWords } from './agent-fault.ts';
 import type { RoomVoice } from './voice/room-voice.ts';
@@ -195,8 +194,8 @@ export class AgentRoom implements VoiceHost {
 
   /** A headset tool call: to every socket, run by the oldest that may write; answers its result. */
   async callHeadset(name: string, args: Record<string, unknown>): Promise<unknown> {
-    if (this.#members.size === 0) throw createHostError('SPC_ERR_AGENT_NO_HEADSET', this.id);
-    const executor = await this.#writer();
+    let executor = await this.#writer();
+    while (executor && !this.#members.has(executor.clientId)) executor = await this.#writer(); // it left as its rights were read
     if (!executor) throw createHostError(this.#members.size === 0 ? 'SPC_ERR_AGENT_NO_HEADSET' : 'SPC_ERR_AGENT_NO_WRITER', this.id);
     const { requestId, answer } = this.waits.start(name, executor.clientId);
     this.broadcast(hostFrames.toolCall(requestId, name, args, executor.clientId));
