@@ -157,6 +157,11 @@ export class ViewerApp {
       this.#catalog.setEntries(entries);
       this.#functions.set(functions, entries);
       this.#rooms.scene?.list.setCatalog(entries, functions);
+      // The remotes are offered too; a host that names none (or an older one) offers none.
+      void this.#client.listRemotes().then(
+        (names) => this.#rooms.scene?.list.setRemotes(names),
+        () => undefined,
+      );
     } catch (error) {
       this.#catalog.showError(describeError(error), () => void this.#loadCatalog());
     }

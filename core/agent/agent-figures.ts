@@ -2,7 +2,8 @@
  * @module agent-figures
  * What a host's agent sockets have done, counted where it happens and read by `/metrics`: turns
  * by how they ended, tool calls by where they ran (the host, a headset) and outcome, the
- * provider's latency (each step's time to its answer) and the tokens it counted both ways.
+ * provider's latency (each step's time to its answer), the tokens it counted both ways, and the
+ * bytes of the requests sent to it, by room.
  */
 
 export type TurnOutcome = 'done' | 'interrupted' | 'failed';
@@ -16,6 +17,8 @@ export class AgentFigures {
   providerSeconds = 0;
   tokensIn = 0;
   tokensOut = 0;
+  /** Bytes of the requests sent to the provider, by room. */
+  readonly providerBytes = new Map<string, number>();
   /** Sockets open on this host now. */
   sockets = 0;
   /** Conversations this host holds now. */
@@ -27,6 +30,10 @@ export class AgentFigures {
 
   tool(place: ToolPlace, ok: boolean): void {
     this.toolCalls[`${place}:${ok ? 'ok' : 'error'}`]++;
+  }
+
+  sent(roomId: string, bytes: number): void {
+    this.providerBytes.set(roomId, (this.providerBytes.get(roomId) ?? 0) + bytes);
   }
 
   step(seconds: number, tokensIn: number, tokensOut: number): void {

@@ -6,7 +6,7 @@
  * not take, or lacks what its type needs is answered with the reason, and the socket stays open.
  * Microphone audio travels only in binary frames, so an `audio` text frame is refused by name.
  */
-import type { TranscriptEntry } from '../wire/agent-types.ts';
+import type { AgentFrame, TranscriptEntry } from '../wire/agent-types.ts';
 
 /** A frame a client sends, once read. */
 export type ClientFrame =
@@ -62,24 +62,31 @@ export function readClientFrame(text: string): ClientFrame | FrameProblem {
   return { type } as ClientFrame;
 }
 
-/** The frames the host sends, each built in one place so every socket hears the same shape. */
+/** Narrows {@link AgentFrame} to the frame of `type`. */
+type FrameOf<T extends AgentFrame['type']> = Extract<AgentFrame, { type: T }>;
+
+/**
+ * The frames the host sends, each built in one place so every socket hears the same shape, and
+ * typed by the same {@link AgentFrame} union the viewer reads: a field renamed on either side no
+ * longer compiles.
+ */
 export const hostFrames = {
-  agentText: (text: string) => ({ type: 'agent_text', text }),
-  agentTextDone: () => ({ type: 'agent_text_done' }),
-  toolCall: (requestId: string, name: string, args: Record<string, unknown>, executor: number | null) => ({
+  agentText: (text: string): FrameOf<'agent_text'> => ({ type: 'agent_text', text }),
+  agentTextDone: (): FrameOf<'agent_text_done'> => ({ type: 'agent_text_done' }),
+  toolCall: (requestId: string, name: string, args: Record<string, unknown>, executor: number): FrameOf<'tool_call'> => ({
     type: 'tool_call',
     request_id: requestId,
     name,
     args,
     executor,
   }),
-  status: (text: string) => ({ type: 'status', text }),
-  error: (message: string) => ({ type: 'error', message }),
-  history: (entries: readonly TranscriptEntry[], clientId: number) => ({ type: 'history', entries, client_id: clientId }),
-  turnQueued: (position: number) => ({ type: 'turn_queued', position }),
-  speakerBound: (clientId: number) => ({ type: 'speaker_bound', client_id: clientId }),
-  speakerReleased: () => ({ type: 'speaker_released' }),
-  transcript: (text: string, clientId: number) => ({ type: 'transcript', text, client_id: clientId, final: true }),
+  status: (text: string): FrameOf<'status'> => ({ type: 'status', text }),
+  error: (message: string): FrameOf<'error'> => ({ type: 'error', message }),
+  history: (entries: readonly TranscriptEntry[], clientId: number): FrameOf<'history'> => ({ type: 'history', entries: [...entries], client_id: clientId }),
+  turnQueued: (position: number): FrameOf<'turn_queued'> => ({ type: 'turn_queued', position }),
+  speakerBound: (clientId: number): FrameOf<'speaker_bound'> => ({ type: 'speaker_bound', client_id: clientId }),
+  speakerReleased: (): FrameOf<'speaker_released'> => ({ type: 'speaker_released' }),
+  transcript: (text: string, clientId: number): FrameOf<'transcript'> => ({ type: 'transcript', text, client_id: clientId, final: true }),
   // `interrupted` says whether speech was cut short (the client stops its player either way).
-  agentAudioEnd: (interrupted: boolean) => ({ type: 'agent_audio_end', interrupted }),
+  agentAudioEnd: (interrupted: boolean): FrameOf<'agent_audio_end'> => ({ type: 'agent_audio_end', interrupted }),
 } as const;

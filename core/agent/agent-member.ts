@@ -15,6 +15,8 @@ export interface AgentMember {
   readonly peer: Peer;
   /** Who the host says sent what it sends (null: nobody known), whose rights its turns' tools use. */
   readonly identity: Identity | null;
+  /** Why this socket may only read whatever its person's rights (a page of another origin), or null. */
+  readonly readOnly: string | null;
   /** The host's base URL as the socket reached it, for the links tools answer. */
   readonly baseUrl: string;
   /** Sends a text frame (a JSON object). */

@@ -3,18 +3,20 @@
  * One room's agent, on the host that holds it: the room's sockets in the order they joined (the
  * oldest is the executor of headset tools), its one conversation, the headset calls waiting for
  * an answer, and the speaker floor. Everything the conversation says goes to every socket. A
- * frame reaches the room already read and, where it writes, allowed (agent-socket.ts).
+ * frame reaches the room already read and, where it writes, allowed (agent-socket.ts). The room
+ * holds one of the host's conversation slots only while a turn runs or waits: an idle room gives
+ * it back, and takes one again with its next turn. At most `--agent-max-queued` turns wait; a
+ * turn past that is refused at once, and the model is not asked.
  */
 import { hostFrames, type ClientFrame } from './agent-frames.ts';
-import type { AgentFigures } from './agent-figures.ts';
+import type { AgentFigures, TurnOutcome } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
-import type { AgentTools } from './agent-tools.ts';
+import type { AgentTools, RoomRight } from './agent-tools.ts';
 import type { BinaryFrame } from './binary-frame.ts';
 import { AGENT_ACTOR, type ConversationChange, type ConversationRecord, type Transcript } from '../history/conversation-record.ts';
 import { Conversation } from './conversation.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
-import type { TurnOutcome } from './agent-figures.ts';
 import { createHostError } from '../errors.ts';
 import { faultWords } from './agent-fault.ts';
 import type { RoomVoice } from './voice/room-voice.ts';
@@ -29,7 +31,11 @@ export interface AgentRoomDeps {
   log: ConversationRecord;
   figures: AgentFigures;
   turnTimeoutMs: number;
-  /** Takes one of the host's conversations for this room; false when it holds its most already. */
+  /** Most turns that may wait in the room (`--agent-max-queued`). */
+  maxQueued: number;
+  /** Most bytes of the conversation one request to the model carries (`--agent-context-bytes`). */
+  contextBytes: number;
+  /** Takes one of the host's conversation slots for this room; false when they are all taken. */
   openConversation(): boolean;
   /** Gives it back. */
   closeConversation(): void;
@@ -37,6 +43,8 @@ export interface AgentRoomDeps {
   fullMessage: string;
   /** The room may have nothing left to keep it in memory (a socket left, a turn or a call ended). */
   maybeIdle(room: AgentRoom): void;
+  /** Whether `who` may `want` the room (null), or why not (a fault is thrown). */
+  right: RoomRight;
   /** The speaker floor and speech of this room, or null without voice services. */
   voice(room: AgentRoom): RoomVoice | null;
   fault(message: string, error: unknown): void;
@@ -48,6 +56,8 @@ export class AgentRoom implements VoiceHost {
   #transcript: Transcript;
   #members = new Map<number, AgentMember>();
   #conversation: Conversation | null = null;
+  /** Whether this room holds one of the host's conversation slots (only while a turn runs or waits). */
+  #slot = false;
   readonly waits = new ToolWaits();
   /** A screenshot sent without a capture asking for it: shown to the model with the next turn. */
   #attached: Buffer | null = null;
@@ -150,29 +160,50 @@ export class AgentRoom implements VoiceHost {
   /** A turn from `member` (typed, or spoken and transcribed). */
   turn(member: AgentMember, text: string): void {
     if (!this.#deps.model) return member.send(hostFrames.error(NO_MODEL));
-    const conversation = this.#conversation ?? this.#open();
-    if (!conversation) return member.send(hostFrames.error(this.#deps.fullMessage));
+    const conversation = this.#conversation ?? this.#open(this.#deps.model);
+    if (conversation.waiting >= this.#deps.maxQueued) {
+      const most = this.#deps.maxQueued;
+      const words = `at most ${most} turns wait in a room (--agent-max-queued): this one is refused; send it again once the agent has answered`;
+      return member.send(hostFrames.error(words));
+    }
+    if (!this.#slot) {
+      if (!this.#deps.openConversation()) return member.send(hostFrames.error(this.#deps.fullMessage));
+      this.#slot = true;
+    }
     this.#transcript.add({ role: 'user', text });
-    this.#record({ role: 'user', text }, member.peer.user);
+    const { name, user } = member.peer;
+    this.#record({ role: 'user', text, ...(name !== user ? { name } : {}) }, user);
     const image = this.#attached;
     this.#attached = null;
     const position = conversation.submit({ text, image, author: { identity: member.identity, baseUrl: member.baseUrl } });
     if (position > 0) member.send(hostFrames.turnQueued(position));
   }
 
-  /** A headset tool call: to every socket, run by the oldest; answers its result. */
-  callHeadset(name: string, args: Record<string, unknown>): Promise<unknown> {
-    const executor = this.executor();
-    if (!executor) return Promise.reject(createHostError('SPC_ERR_AGENT_NO_HEADSET', this.id));
+  /**
+   * The socket that runs a headset call: the oldest whose person may write the room (a socket that
+   * may only read could not answer it); null when none may.
+   */
+  async #writer(): Promise<AgentMember | null> {
+    const oldestFirst = [...this.#members.values()].sort((a, b) => a.clientId - b.clientId);
+    for (const member of oldestFirst) {
+      if (member.readOnly) continue;
+      if ((await this.#deps.right(this.id, member.identity, 'write')) === null && this.#members.has(member.clientId)) return member;
+    }
+    return null;
+  }
+
+  /** A headset tool call: to every socket, run by the oldest that may write; answers its result. */
+  async callHeadset(name: string, args: Record<string, unknown>): Promise<unknown> {
+    let executor = await this.#writer();
+    while (executor && !this.#members.has(executor.clientId)) executor = await this.#writer(); // it left as its rights were read
+    if (!executor) throw createHostError(this.#members.size === 0 ? 'SPC_ERR_AGENT_NO_HEADSET' : 'SPC_ERR_AGENT_NO_WRITER', this.id);
     const { requestId, answer } = this.waits.start(name, executor.clientId);
     this.broadcast(hostFrames.toolCall(requestId, name, args, executor.clientId));
     void answer.catch(() => {}).finally(() => this.#deps.maybeIdle(this));
     return answer;
   }
 
-  #open(): Conversation | null {
-    const model = this.#deps.model;
-    if (!model || !this.#deps.openConversation()) return null;
+  #open(model: AgentModel): Conversation {
     const conversation: Conversation = new Conversation(
       {
         roomId: this.id,
@@ -182,6 +213,7 @@ export class AgentRoom implements VoiceHost {
         spoken: (delta) => this.voice?.spoken(delta),
         figures: this.#deps.figures,
         timeoutMs: this.#deps.turnTimeoutMs,
+        contextBytes: this.#deps.contextBytes,
         ended: (outcome, text, problem) => this.#turnEnded(conversation, outcome, text, problem),
         fault: (error) => this.#deps.fault(`room '${this.id}': a turn failed`, error),
       },
@@ -207,6 +239,7 @@ export class AgentRoom implements VoiceHost {
       this.voice?.replyDone();
     }
     queueMicrotask(() => {
+      if (!conversation.busy) this.#giveSlot();
       this.#closeIfIdle();
       this.#deps.maybeIdle(this);
     });
@@ -247,8 +280,13 @@ export class AgentRoom implements VoiceHost {
   }
 
   #release(): void {
-    if (!this.#conversation) return;
     this.#conversation = null;
+    this.#giveSlot();
+  }
+
+  #giveSlot(): void {
+    if (!this.#slot) return;
+    this.#slot = false;
     this.#deps.closeConversation();
   }
 

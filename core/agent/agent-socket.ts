@@ -18,7 +18,6 @@ import type { AgentMember } from './agent-member.ts';
 import type { RoomRight } from './agent-tools.ts';
 import { decodeBinary, type BinaryFrame } from './binary-frame.ts';
 import type { ClientIds } from './client-ids.ts';
-import { readyFrame, readyWriter } from './ready-frame.ts';
 import { faultWords } from './agent-fault.ts';
 
 /** Largest text frame. */
@@ -61,8 +60,16 @@ export interface AgentSocketDeps {
   fault(message: string, error: unknown): void;
 }
 
+/** Each host frame's JSON, made once however many sockets it goes to (a frame is never changed once sent). */
+const texts = new WeakMap<object, string>();
+
+function textOf(frame: object): string {
+  let text = texts.get(frame);
+  if (text === undefined) texts.set(frame, (text = JSON.stringify(frame)));
+  return text;
+}
+
 function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMember {
-  const writer = readyWriter(socket);
   // Checked before each frame rather than after each write: the room's frames queue no callbacks.
   const following = () => {
     if (socket.readyState !== socket.OPEN) return false;
@@ -74,12 +81,11 @@ function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMem
     clientId,
     peer: { ...who.peer, client_id: clientId },
     identity: who.identity,
+    readOnly: who.readOnly,
     baseUrl: who.baseUrl,
     send: (frame) => {
-      if (!following()) return;
-      const made = readyFrame(frame);
-      if (writer) writer.write(made.wire);
-      else socket.send(made.text, { binary: false });
+      // ws's own framing: one writer per connection, whatever extensions it uses.
+      if (following()) socket.send(textOf(frame), { binary: false });
     },
     sendBytes: (data) => {
       if (following()) socket.send(data);

@@ -4,13 +4,16 @@
  * they came (a turn that arrives while one runs waits, and its sender hears its place), each
  * bounded by the turn timeout. An interrupt stops the running turn only; ending the conversation
  * stops it and drops the turns waiting, and the next turn starts afresh. The model is given the
- * conversation so far: what was said, and within the turns this host ran, the tools called.
+ * conversation so far: what was said, and within the turns this host ran, the tools called. What
+ * is kept is bounded as what is sent is (context-bound.ts): after each turn the turns that no
+ * longer fit are let go, and the model is told some were.
  */
 import type { TranscriptEntry } from '../wire/agent-types.ts';
 import type { TurnOutcome } from './agent-figures.ts';
 import type { ModelMessage } from './model/agent-model.ts';
 import { ModelRefusal } from './model/agent-model.ts';
 import { runTurn, type Turn, type TurnDeps } from './turn-runner.ts';
+import { firstFitting } from './context-bound.ts';
 
 /** Pictures kept in the conversation the model is given; older ones are replaced by a word. */
 const KEPT_IMAGES = 4;
@@ -18,7 +21,7 @@ const KEPT_IMAGES = 4;
 /** Why a running turn was stopped. */
 type StopReason = 'interrupt' | 'end' | 'timeout';
 
-export interface ConversationDeps extends TurnDeps {
+export interface ConversationDeps extends Omit<TurnDeps, 'leftOut'> {
   timeoutMs: number;
   /** A turn ended: how, what the agent said of its answer, and (failed) why, in words for the `error` frame. */
   ended(outcome: TurnOutcome, text: string, problem: string | null): void;
@@ -56,15 +59,25 @@ export class Conversation {
   #messages: ModelMessage[];
   #queue: Turn[] = [];
   #running: AbortController | null = null;
+  /** Whether turns were let go for the bound (the model is told so). */
+  #leftOut = false;
+  #turnDeps: TurnDeps;
 
   constructor(deps: ConversationDeps, history: readonly TranscriptEntry[]) {
     this.#deps = deps;
+    this.#turnDeps = { ...deps, leftOut: () => this.#leftOut };
     this.#messages = messagesOf(history);
+    this.#keepWithinBound();
   }
 
   /** Whether a turn runs or waits. */
   get busy(): boolean {
     return this.#running !== null || this.#queue.length > 0;
+  }
+
+  /** How many turns wait (not counting the one running). */
+  get waiting(): number {
+    return this.#queue.length;
   }
 
   /** Queues `turn`; answers its place (0: it runs now). */
@@ -85,6 +98,7 @@ export class Conversation {
     this.#queue = [];
     this.#stop('end');
     this.#messages = [];
+    this.#leftOut = false;
   }
 
   #stop(reason: StopReason): boolean {
@@ -102,16 +116,25 @@ export class Conversation {
     timer.unref();
     const said = { text: '' };
     try {
-      await runTurn(this.#deps, this.#messages, turn, running.signal, said);
+      await runTurn(this.#turnDeps, this.#messages, turn, running.signal, said);
       this.#deps.ended('done', said.text, null);
     } catch (error) {
       this.#failed(running.signal, error, said.text);
     } finally {
       clearTimeout(timer);
       forgetOldImages(this.#messages);
+      this.#keepWithinBound();
       this.#running = null;
     }
     if (this.#queue.length > 0) void this.#next();
+  }
+
+  /** Lets go the oldest turns that no request could carry any more. */
+  #keepWithinBound(): void {
+    const first = firstFitting(this.#messages, this.#messages.length, this.#deps.contextBytes);
+    if (first === 0) return;
+    this.#messages.splice(0, first);
+    this.#leftOut = true;
   }
 
   #failed(signal: AbortSignal, error: unknown, text: string): void {

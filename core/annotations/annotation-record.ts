@@ -22,3 +22,6 @@ export function toAnnotation(draft: AnnotationInput, stamp: AnnotationStamp): An
   annotation.updated = stamp.updated;
   return Object.assign(annotation, measure(draft.kind, draft.points));
 }
+
+/** What a mark or a draft weighs in work done a batch per turn: its points (every kind has at least one). */
+export const pointsOf = (mark: { points?: unknown }): number => (Array.isArray(mark.points) ? Math.max(1, mark.points.length) : 1);

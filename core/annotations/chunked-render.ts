@@ -1,19 +1,20 @@
 /**
  * @module chunked-render
  * A room's list rendered as JSON (as answered, or canonical for a snapshot) or CSV text without holding the event loop: the annotations
- * are taken a few hundred at a time, the loop free between batches, and each annotation's
+ * are taken a few hundred points at a time, the loop free between batches, and each annotation's
  * text is kept with it (annotations are replaced, never changed in place), so the next version
  * of a room of 100,000 marks held in memory renders again only the marks that moved. The answered forms also
  * come as bytes, a part per batch, so no text of a whole room is ever made.
  */
-import { inTurns } from '../memory/turn-batches.ts';
+import { inWeighedTurns } from '../memory/turn-batches.ts';
 import type { Annotation, AnnotationList } from '../wire/scene-types.ts';
 import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
 import { stableJson } from '../wire/stable-json.ts';
+import { pointsOf } from './annotation-record.ts';
 
-/** Annotations rendered between two turns of the event loop. */
-const BATCH = 500;
+/** Points rendered between two turns of the event loop (500 marks, or one long polyline alone). */
+const BATCH_POINTS = 500;
 
 /** Each annotation's JSON, kept for as long as the annotation object lives. */
 const jsonOf = new WeakMap<Annotation, string>();
@@ -32,7 +33,7 @@ function renderBatches<T>(
   separator: string,
   take: (text: string) => T,
 ): Promise<T[]> {
-  return inTurns(annotations, BATCH, (batch, at) => take((at > 0 ? separator : '') + batch.map(render).join(separator)));
+  return inWeighedTurns(annotations, BATCH_POINTS, pointsOf, (batch, at) => take((at > 0 ? separator : '') + batch.map(render).join(separator)));
 }
 
 function jsonText(a: Annotation): string {
@@ -41,15 +42,10 @@ function jsonText(a: Annotation): string {
   return text;
 }
 
-/** The list as `{"version":V,"annotations":[...]}`. */
-export async function renderJson(list: AnnotationList): Promise<string> {
-  const parts = await renderBatches(list.annotations, jsonText, ',', (text) => text);
-  return `{"version":${list.version},"annotations":[${parts.join('')}]}`;
-}
-
 /**
- * renderJson's bytes, a part per batch: no text of the whole list is ever made, so a large
- * room's answer lives outside the JavaScript heap and no single turn copies all of it. With
+ * The list as `{"version":V,"annotations":[...]}`, in bytes, a part per batch: no text of the
+ * whole list is ever made, so a large room's answer lives outside the JavaScript heap and no
+ * single turn copies all of it. With
  * `keep` false each mark's text is not kept with it: for marks decoded anew for every read
  * (disk, Redis) a kept text is never used again, only copied by the collector while it lives.
  */
@@ -82,13 +78,7 @@ function csvForm(annotations: readonly Annotation[], keep = true): { head: strin
   return { head: csvLine([...CSV_COLUMNS, ...properties]), rows };
 }
 
-/** The annotations as CSV, one row per point (annotation-csv.ts's shape). */
-export async function renderCsv(annotations: readonly Annotation[]): Promise<string> {
-  const { head, rows } = csvForm(annotations);
-  return head + (await renderBatches(annotations, rows, '', (text) => text)).join('');
-}
-
-/** renderCsv's bytes, a part per batch (as renderJsonParts, `keep` too). */
+/** The annotations as CSV, one row per point (annotation-csv.ts's shape), in bytes, a part per batch (`keep` as renderJsonParts'). */
 export async function renderCsvParts(annotations: readonly Annotation[], keep = true): Promise<Buffer[]> {
   const { head, rows } = csvForm(annotations, keep);
   return [Buffer.from(head), ...(await renderBatches(annotations, rows, '', (text) => Buffer.from(text)))];

@@ -24,7 +24,8 @@ import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
-import { toAnnotation } from './annotation-record.ts';
+import { pointsOf, toAnnotation } from './annotation-record.ts';
+import { weighedRuns } from '../memory/turn-batches.ts';
 import { addedEvents, ANNOTATION_EVENT, byId, eventsOf, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
 import type { DiskRoomLog } from '../history/disk-room-log.ts';
@@ -104,7 +105,7 @@ export class DiskAnnotationStore implements AnnotationStore {
 
   async add(roomId: string, drafts: readonly AnnotationInput[]): Promise<AnnotationList> {
     await this.#ready;
-    if (drafts.length >= this.#staging.from) {
+    if (drafts.reduce((points, draft) => points + pointsOf(draft), 0) >= this.#staging.from) {
       // Refused at once when it cannot fit, rather than after the import under way; checked again when its ids are reserved.
       this.#checkRoom(roomId, this.#room(roomId), drafts.length);
       return this.#alone(roomId, () => this.#addStaged(roomId, drafts));
@@ -159,9 +160,9 @@ export class DiskAnnotationStore implements AnnotationStore {
   async #writeHidden(roomId: string, pending: PendingImport, drafts: readonly AnnotationInput[], now: number): Promise<Annotation[]> {
     const annotations: Annotation[] = [];
     const { chunk, afterChunk } = this.#staging;
-    for (let at = 0; at < drafts.length; at += chunk) {
+    for (const run of weighedRuns(drafts, chunk, pointsOf)) {
       await this.#store.write(() => {
-        for (const draft of drafts.slice(at, at + chunk)) {
+        for (const draft of run) {
           const annotation = toAnnotation(draft, { id: String(pending.from + annotations.length), version: 1, created: now, updated: now });
           this.#db.put(DISK.annotations.mark(roomId, annotation.id), annotation);
           annotations.push(annotation);

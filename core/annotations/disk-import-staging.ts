@@ -14,7 +14,11 @@ export interface PendingImport {
   to: number;
 }
 
-/** How large batches are written: in transactions of `chunk` marks, from `from` marks on. */
+/**
+ * How large batches are written: from `from` points on (a mark of one point, or a polyline's
+ * vertices), in transactions of `chunk` points (a polyline longer than that alone); `chunk` is
+ * also the marks an interrupted import's removal takes a transaction.
+ */
 export interface Staging {
   from: number;
   chunk: number;
@@ -22,7 +26,7 @@ export interface Staging {
   afterChunk?: (written: number) => Promise<void>;
 }
 
-/** A batch of 5,000 marks or more is staged, 2,000 marks per transaction: a few milliseconds of the event loop each. */
+/** A batch of 5,000 points or more is staged, 2,000 points per transaction: a few milliseconds of the event loop each. */
 export const STAGING: Staging = { from: 5000, chunk: 2000 };
 
 /** The database of imports under way, by room. */

@@ -13,15 +13,16 @@ import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
-import { toAnnotation } from './annotation-record.ts';
+import { pointsOf, toAnnotation } from './annotation-record.ts';
 import { addedEvents, ANNOTATION_EVENT, changeable, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
 import type { LogWriter } from '../history/room-log-store.ts';
-import { inTurns } from '../memory/turn-batches.ts';
+import { inWeighedTurns } from '../memory/turn-batches.ts';
 
 /**
- * Records made between two turns of the event loop: an import of 100,000 marks copied and
- * measured in one turn held every other request for half a second.
+ * Points of new marks made between two turns of the event loop (2,000 marks, or a long polyline
+ * alone): an import of 100,000 marks copied and measured in one turn held every other request
+ * for half a second.
  */
 const RECORDS_PER_TURN = 2000;
 
@@ -120,7 +121,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
     const now = this.#now();
     const record = (draft: AnnotationInput) => toAnnotation(draft, { id: '', version: 1, created: now, updated: now });
     // Made before anything is shown, a batch per turn; ids and versions are given in one turn below.
-    const records = drafts.length <= RECORDS_PER_TURN ? drafts.map(record) : (await inTurns(drafts, RECORDS_PER_TURN, (batch) => batch.map(record))).flat();
+    const records = (await inWeighedTurns(drafts, RECORDS_PER_TURN, pointsOf, (batch) => batch.map(record))).flat();
     // Checked again: others may have added to the room (or the host) while they were made.
     this.#checkFits(roomId, drafts.length);
     const room = this.#room(roomId);

@@ -10,7 +10,8 @@ import { createHostError, HostError, isHostError, type HostErrorCode } from '../
 import { checkDrafts } from './check-annotation.ts';
 import { isRecord } from '../wire/json-object.ts';
 import { parseAnnotationCsv } from './parse-annotation-csv.ts';
-import { inTurns } from '../memory/turn-batches.ts';
+import { inTurns, weighedRuns } from '../memory/turn-batches.ts';
+import { pointsOf } from './annotation-record.ts';
 
 /** Bodies up to this many characters are read where they arrive (a thread's round trip costs more). */
 export const INLINE_IMPORT_CHARS = 64 * 1024;
@@ -30,13 +31,13 @@ export interface ReadImport {
 }
 
 /**
- * What the thread sends back: the drafts as JSON texts of a few thousand each (cloning 100,000
- * objects across would hold the event loop at once; texts are parsed a batch per turn), or the refusal.
+ * What the thread sends back: the drafts as JSON texts of a few thousand points each (cloning
+ * 100,000 objects across would hold the event loop at once; texts are parsed a batch per turn), or the refusal.
  */
 export type ImportOutcome = { ok: true; batches: string[]; single: boolean } | { ok: false; code: HostErrorCode; message: string };
 
-/** Drafts per JSON text sent back. */
-const BATCH = 2000;
+/** Points per JSON text sent back (2,000 marks of one point, or one polyline of up to 10,000 points alone): a few milliseconds of parsing each. */
+const BATCH_POINTS = 2000;
 
 /** Whether a JSON body is one annotation rather than a list of them. */
 export function isSingle(body: unknown): boolean {
@@ -59,8 +60,7 @@ export function parseImport(task: ParseImportTask): ImportOutcome {
   try {
     const text = typeof task.text === 'string' ? task.text : Buffer.from(task.text.buffer, task.text.byteOffset, task.text.byteLength).toString('utf8');
     const read = task.kind === 'csv' ? { drafts: parseAnnotationCsv(text, task.max), single: false } : parseJsonList(text, task.max);
-    const batches: string[] = [];
-    for (let at = 0; at < read.drafts.length; at += BATCH) batches.push(JSON.stringify(read.drafts.slice(at, at + BATCH)));
+    const batches = weighedRuns(read.drafts, BATCH_POINTS, pointsOf).map((run) => JSON.stringify(run));
     return { ok: true, batches, single: read.single };
   } catch (error) {
     if (isHostError(error)) return { ok: false, code: error.code, message: error.message };

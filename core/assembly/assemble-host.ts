@@ -13,6 +13,9 @@ import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
+import { LabelIndexes } from '../delivery/label-indexes.ts';
+import { VariantKeeper } from '../delivery/variant-keeper.ts';
+import { VariantWork } from '../delivery/variant-work.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
 import { createLocalRuns } from '../federation/local-runs.ts';
@@ -36,6 +39,7 @@ import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults, type ResultStack } from './assemble-results.ts';
 import { assembleWorkspace, type Workspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
+import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { LabelsEditing } from '../edits/service/labels-editing.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
@@ -117,27 +121,30 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
-  const delivery = new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget, options.maxDeliveryBytes);
+  // The encode threads' turns and the label indexes first: level sets wait in the one and read
+  // the other, and delivery takes surfaces within a triangle budget from the level sets.
+  const work = new VariantWork(deliveryTaskRunner(compute.pools.encode));
+  const keeper = new VariantKeeper(stack.budget);
+  const labels = new LabelIndexes(work, keeper);
   const meshes = new MeshLods({
     run: meshLodsRunner(compute.pools.encode),
-    turns: delivery.turns,
+    turns: work.turns,
     budget: stack.budget,
-    labelIndex: (volume, client) => delivery.labelIndex(volume, client),
+    labelIndex: (volume, client) => labels.of(volume, client),
     lodTriangles: options.meshLodTriangles,
     kept: keptLevelSets(stack, options),
     idOf: (result) => stack.resultIds.of(result),
     warn: (line) => log.warn(line),
   });
-  delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
+  const delivery = new DeliveryVariants({ work, keeper, labels, levels: meshes, maxMeshBytes: options.maxDeliveryBytes });
   // What scenes read the room's marks through; every other writer of marks goes through the notifying store made after them.
-  const sources: Omit<HostContext, 'scenes' | 'snapshots' | 'editing'> = {
+  const sources: Omit<HostContext, 'rooms' | 'scenes' | 'snapshots' | 'editing'> = {
     options,
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
     remotes: new RemoteData({ ...options, budget: stack.budget }),
     published: workspace.published,
-    rooms: workspace.rooms,
     history: workspace.history,
     presence: workspace.presence,
     annotations: workspace.annotations,
@@ -166,9 +173,10 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     },
     events,
   );
+  // Requests see a room's own entry joined to its scene: what they show becomes the active layer.
+  const rooms = new RoomWorkspace(workspace.rooms, scenes);
   // Each write of a room's marks on this host has the layers bound to its points computed again.
-  const base = { ...sources, annotations: notifyingStore(workspace.annotations, (roomId) => scenes.marksChanged(roomId)) };
-  workspace.rooms.useScenes(scenes);
+  const base = { ...sources, rooms, annotations: notifyingStore(workspace.annotations, (roomId) => scenes.marksChanged(roomId)) };
   // Layers that follow a plugin's newest version are computed again when a reload brings one.
   compute.home.versions.onChange((change) => {
     const plugins = new Set(change.came.map((p) => p.name));
@@ -180,7 +188,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
     scenes,
-    rooms: workspace.rooms,
+    rooms,
     sources: base,
     ttlSeconds: options.snapshotTtlSeconds,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
@@ -194,12 +202,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   // Another room's log played into a room, through the same services the routes change rooms with.
   const replays = new Replays({
     log: workspace.history.store,
-    target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations, conversations }),
+    target: roomReplayTarget({ rooms, scenes, annotations: base.annotations, conversations }),
     recorder: workspace.history,
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
-  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits });
+  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits, budget: stack.budget });
   const ctx: HostContext = { ...base, scenes, snapshots, editing };
   return {
     ctx,

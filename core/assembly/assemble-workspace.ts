@@ -18,7 +18,7 @@ import { PresenceService } from '../presence/presence-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../published/published-specimens.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
+import { RoomEntries } from '../rooms/service/room-entries.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
 import { SceneNamers } from '../scenes/scene-names.ts';
 import type { ResultSource } from '../serving/result-source.ts';
@@ -45,7 +45,8 @@ async function chooseHomes(deps: HomeDeps, scale: ScaleService | null, data: Dur
 /** A host's rooms, their annotations, people, client ids and agent relay in the home chosen (store-homes.ts). */
 export interface Workspace extends Pick<StoreHomes, 'annotations' | 'edits' | 'people' | 'clientIds' | 'agentRelay'> {
   published: PublishedSpecimens;
-  rooms: RoomWorkspace;
+  /** Rooms' own entries and views, apart from their scenes (requests see both joined: RoomWorkspace). */
+  rooms: RoomEntries;
   /** Rooms' scenes: in this host's memory, its data folder or the Redis service. */
   sceneStore: SceneStore;
   /** Rooms' snapshots and the pins that keep their bytes. */
@@ -94,7 +95,7 @@ export async function assembleWorkspace(deps: {
   }
   return {
     published,
-    rooms: new RoomWorkspace(deps.results, homes.board),
+    rooms: new RoomEntries(deps.results, homes.board),
     sceneStore: homes.scenes,
     snapshots: { store: homes.snapshots, pins: homes.pins },
     annotations: homes.annotations,

@@ -27,7 +27,7 @@ import { InvokerSet, type Invoker } from '../invoke/invoker.ts';
 import { PooledInvoker } from '../invoke/pooled-invoker.ts';
 import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime, RELOAD_IMPORT_WAIT_MS, type LeftOutPlugin } from '../python/python-runtime.ts';
-import { SMALL_VARIANT_LANE } from '../delivery/delivery-variants.ts';
+import { SMALL_VARIANT_LANE } from '../delivery/variant-work.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
 import { ThreadRetirement } from '../workers/thread-retirement.ts';
 import type { NodeLog } from '../scale/compute-node.ts';

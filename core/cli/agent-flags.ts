@@ -17,6 +17,10 @@ export const AGENT_USAGE = `  --agent-model NAME         the model that answers 
   --agent-turn-timeout S     seconds one turn may run before it is stopped (default 120)
   --agent-max-rooms N        conversations this host holds at once; a turn past it is refused
                              (default 32)
+  --agent-max-queued N       turns that may wait in one room; a turn past it is refused at
+                             once, without asking the model (default 8)
+  --agent-context-bytes B    bytes of a room's conversation one request to the model carries;
+                             the oldest turns are left out first (default 1048576)
   --stt-url URL              speech to text: a server with OpenAI's /v1/audio/transcriptions
                              (whisper.cpp's and others); turns voice on (default: none, and
                              bind answers that voice is not enabled)
@@ -42,12 +46,17 @@ export function agentOptions(get: FlagReader): AgentHostOptions {
   if (timeout === 0) throw new Error('--agent-turn-timeout must be above 0');
   const rooms = number('agent-max-rooms', get('agent-max-rooms'), true);
   if (rooms === 0) throw new Error('--agent-max-rooms must be at least 1');
+  const queued = number('agent-max-queued', get('agent-max-queued'), true);
+  const contextBytes = number('agent-context-bytes', get('agent-context-bytes'), true);
+  if (contextBytes !== undefined && contextBytes < 1024) throw new Error('--agent-context-bytes must be at least 1024');
   return {
     agentModel: model,
     agentProvider: provider as AgentProvider | undefined,
     agentUrl: url('agent-url', get('agent-url')),
     agentTurnTimeoutSeconds: timeout,
     agentMaxRooms: rooms,
+    agentMaxQueued: queued,
+    agentContextBytes: contextBytes,
     sttUrl: url('stt-url', get('stt-url')),
     ttsUrl: url('tts-url', get('tts-url')),
   };

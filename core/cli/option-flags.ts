@@ -18,7 +18,7 @@ const VALUE_FLAGS = [
   'allowed-hosts', 'request-timeout', 'write-timeout', 'max-event-loop-delay', 'max-rss',
   'uploads', 'max-upload-bytes', 'max-delivery-bytes', 'upload-ttl', 'published-ttl', 'max-annotations', 'snapshot-ttl',
   'data-dir', 'disk-cache-max-bytes', 'log-ttl', 'plugin-versions', 'trust-keys', 'signatures', 'trust-proxy', 'user-header',
-  'agent-model', 'agent-provider', 'agent-url', 'agent-turn-timeout', 'agent-max-rooms', 'stt-url', 'tts-url',
+  'agent-model', 'agent-provider', 'agent-url', 'agent-turn-timeout', 'agent-max-rooms', 'agent-max-queued', 'agent-context-bytes', 'stt-url', 'tts-url',
   'remote-timeout', 'max-remote-bytes',
 ] as const;
 

@@ -1,6 +1,6 @@
 /**
  * @module worker-command
- * `vitrine worker --redis URL [--plugins DIR] [--pool-size N] [--log-level L]`: a compute-only
+ * `vitrine worker --redis URL [--plugins DIR] [--pool-size N] [--trust-keys DIR] [--signatures MODE] [--log-level L]`: a compute-only
  * process of a Redis service, with no HTTP. It loads the plugin bundles, takes computations
  * from the service's queue and runs them on its worker-thread pool; it prints `worker ready`
  * once it takes work. SIGTERM (or SIGINT): it takes nothing new and finishes what it runs (up
@@ -32,6 +32,9 @@ export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
   --python-max-children N
                        processes a Python plugin process may run besides itself (default 32)
   --room-threads N     threads one room may hold at once (default: half the pool, at least 1)
+  --trust-keys DIR     public keys (*.pub) plugin bundles may be signed with, as the hosts have it
+  --signatures MODE    off, warn or require: what a bundle's signature decides (default: warn
+                       with --trust-keys, else off); give the workers what the hosts have
   --log-level L        error, warn, info or silent (default info)
 
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_REDIS=redis://127.0.0.1:6379.
@@ -68,6 +71,8 @@ export const WORKER_FLAGS = [
   'python-processes',
   'python-max-bytes',
   'python-max-children',
+  'trust-keys',
+  'signatures',
   'log-level',
 ] as const;
 

@@ -117,6 +117,17 @@ export class VitrineClient implements JobEndpoints {
     return decodeTypedResult(await this.#http.json('POST', '/api/processing/invoke', { body, signal: options.signal }));
   }
 
+  /** `GET /api/remotes`: the names of the places the host reads images from in place. */
+  async listRemotes(signal?: AbortSignal): Promise<string[]> {
+    const answer = await this.#http.json<{ remotes: { name: string }[] }>('GET', '/api/remotes', { signal });
+    return answer.remotes.map((remote) => remote.name);
+  }
+
+  /** `PUT /api/specimens/{id}` with `{remote}`: an image of a remote (`NAME/path`) published in place; whether it is a label image. */
+  publishRemote(id: string, remote: string, signal?: AbortSignal): Promise<{ id: string; labels: boolean }> {
+    return this.#http.json('PUT', `/api/specimens/${enc(id)}`, { body: { remote }, signal });
+  }
+
   /** `GET /api/processing/functions`. */
   listFunctions(signal?: AbortSignal): Promise<FunctionInfo[]> {
     return this.#http.json('GET', '/api/processing/functions', { signal });

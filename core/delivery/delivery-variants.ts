@@ -8,27 +8,29 @@
  * files get compressed variants per file version the same way, and their contents read as
  * results. A segmentation's label index (its ids, their counts and boxes) and its segment
  * surfaces (`segment=`: a mesh, then shaped and encoded as any mesh) are variants of the
- * volume the same way. The encode threads take variant work by turns, round-robin between
- * the clients asking (fair-turns.ts), and one of them is kept for variants of small results,
- * so a client asking for a small one never waits for a large one being made for someone else.
+ * volume the same way (label-indexes.ts). The encode threads take variant work by turns
+ * (variant-work.ts), and a surface within a triangle budget is taken from the levels of detail
+ * the host keeps (the level source given at construction).
  * A segment surface whose estimated size in the format asked passes the delivery limit is refused
  * before it is made, and past MAX_SURFACES being made or waiting a new one is refused with 503.
  * A mesh made (a surface, or any mesh put in a format of its own) is checked again, from its
  * counts, before any byte of it is sent, and an OBJ's writer stops at the limit.
  */
 import { stat } from 'node:fs/promises';
-import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
+import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { DeliveryTask, DeliveryTaskResults, DeliveryTaskRunner, LoadStaticTask, PackFileTask, PackTask, ShapeTask } from './delivery-tasks.ts';
+import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from './delivery-tasks.ts';
 import type { ContentEncoding } from './content-encoding.ts';
-import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
 import type { StaticFileSource } from './load-static-file.ts';
 import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-result.ts';
-import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
+import type { LabelIndex } from '../labels/label-index.ts';
+import type { LabelIndexes } from './label-indexes.ts';
+import type { Memo, VariantKeeper } from './variant-keeper.ts';
+import type { VariantWork } from './variant-work.ts';
 import { segmentVolume, surfaceTask } from './segment-delivery.ts';
 import { checkMeshBytes, checkSurfaceSize, surfaceTriangles, writerStopped } from './surface-size.ts';
 import { TYPED_JSON } from './pack-delivery.ts';
@@ -47,14 +49,27 @@ export interface Variant {
   encoding: ContentEncoding | null;
 }
 
-type Memo<V> = Map<string, Promise<V>>;
+/** Where a surface within a triangle budget is taken from its levels of detail rather than simplified again (meshes/mesh-lods.ts). */
+export interface LevelSource {
+  /**
+   * One segment's surface (or every one's, `all`) of a labels volume, or a large mesh's (segment
+   * null), within `maxTriangles`; null when the result has no levels.
+   */
+  levelMesh(result: StoredResult, segment: number | 'all' | null, maxTriangles: number, client: string): Promise<StoredResult | null>;
+}
 
-/**
- * A surface within a triangle budget taken from its levels of detail rather than simplified
- * again: one segment's (or every one's, `all`) of a labels volume, or a large mesh's (segment
- * null); null when the result has no levels (meshes/mesh-lods.ts answers it).
- */
-export type LevelPicker = (result: StoredResult, segment: number | 'all' | null, maxTriangles: number, client: string) => Promise<StoredResult | null>;
+/** What the variants are made with. */
+export interface VariantDeps {
+  /** The encode threads, by turns. */
+  work: VariantWork;
+  /** Keeps what is made beside its result, in the budget (one count of everything made). */
+  keeper: VariantKeeper;
+  labels: LabelIndexes;
+  /** Levels of detail surfaces within a triangle budget are taken from; null: always simplified. */
+  levels: LevelSource | null;
+  /** The most bytes a mesh made for a delivery may take; a quarter of the budget by default. */
+  maxMeshBytes?: number;
+}
 
 /**
  * The bytes a shaped result adds to its result's: none for a step that is a view onto the
@@ -64,66 +79,34 @@ function ownBytes(shaped: StoredResult, result: StoredResult): number {
   const views = shaped.type === 'volume' && result.type === 'volume' && shaped.data.buffer === result.data.buffer;
   return views ? 0 : resultByteLength(shaped);
 }
-/** Encode threads kept for variants of small results (beside the others, which take any work). */
-export const SMALL_VARIANT_LANE = 1;
-
-/** A result up to this many bytes is small: its variants take a few milliseconds to make. */
-export const SMALL_VARIANT_BYTES = 1024 * 1024;
 
 export class DeliveryVariants {
-  #runner: DeliveryTaskRunner;
+  #work: VariantWork;
+  #keeper: VariantKeeper;
   #budget: ResultBudget<StoredResult>;
-  /** Variant work waits its client's turn for an encode thread. */
-  readonly turns: FairTurns;
+  #labels: LabelIndexes;
+  #levels: LevelSource | null;
   #shapedMemo = new WeakMap<object, Memo<StoredResult>>();
   #packed = new WeakMap<object, Memo<Variant>>();
   #loaded = new WeakMap<object, Memo<StoredResult>>();
-  #indexes = new WeakMap<object, Memo<LabelIndex>>();
   /** Static files: path → the version whose variants are kept, and those variants. */
   #files = new Map<string, { version: string; token: object }>();
   #surfaces = new WorkGate('segment surfaces', MAX_SURFACES);
-  /** Variants made since start (the one-off costs clients did not pay twice). */
-  made = 0;
-  #levels: LevelPicker | null = null;
-
   /** The most bytes a mesh made for a delivery may take (segment surfaces are checked before they are made). */
   #maxMeshBytes: number;
 
-  constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>, maxMeshBytes = Math.floor(budget.maxBytes / 4)) {
-    this.#runner = runner;
-    this.#budget = budget;
-    this.#maxMeshBytes = maxMeshBytes;
-    const lane = runner.threads > SMALL_VARIANT_LANE ? SMALL_VARIANT_LANE : 0;
-    this.turns = new FairTurns(runner.threads - lane, undefined, lane);
+  constructor(deps: VariantDeps) {
+    this.#work = deps.work;
+    this.#keeper = deps.keeper;
+    this.#budget = deps.keeper.budget;
+    this.#labels = deps.labels;
+    this.#levels = deps.levels;
+    this.#maxMeshBytes = deps.maxMeshBytes ?? Math.floor(this.#budget.maxBytes / 4);
   }
 
-  /** Runs `task` on the encode pool in `client`'s turn; work on a small `result` may take the small lane. */
-  #run<T extends DeliveryTask>(client: string, task: T, result?: StoredResult): Promise<DeliveryTaskResults[T['op']]> {
-    const small = result !== undefined && resultByteLength(result) <= SMALL_VARIANT_BYTES;
-    return this.turns.run(client, () => this.#runner.run(task), small);
-  }
-
-  /** The memoised promise of `key` on `owner`, making it once with `make`. */
-  #once<V extends object>(memos: WeakMap<object, Memo<V>>, owner: object, key: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
-    let memo = memos.get(owner);
-    if (!memo) memos.set(owner, (memo = new Map()));
-    // Using a variant uses what it came from: a file version is kept as long as its variants are read.
-    this.#budget.touch(owner);
-    const existing = memo.get(key);
-    if (existing) {
-      void existing.then(
-        (value) => this.#budget.touch(value),
-        () => {},
-      );
-      return existing;
-    }
-    const table = memo;
-    return keptWhileMade(table, key, make(), (value) => {
-      this.made++;
-      // The budget may drop it at once (larger than the whole budget): the waiting
-      // requests still get it, later ones make it again.
-      if (value !== owner) this.#budget.holdDependent(value, sizeOf(value), owner, `variant:${key}`, () => table.delete(key));
-    });
+  /** Variants and label indexes made since start (the one-off costs clients did not pay twice). */
+  get made(): number {
+    return this.#keeper.made;
   }
 
   /**
@@ -137,11 +120,6 @@ export class DeliveryVariants {
     return this.#shaped(result, options, client);
   }
 
-  /** Surfaces within a triangle budget are taken from their levels of detail (`useLevels`). */
-  useLevels(pick: LevelPicker): void {
-    this.#levels = pick;
-  }
-
   /**
    * A surface's level that fits the budget (simplified further only when even its coarsest does
    * not); a segment's surface that fits whole is made as it is.
@@ -153,7 +131,7 @@ export class DeliveryVariants {
       const task = surfaceTask(volume, await this.labelIndex(volume, client), segment);
       if (surfaceTriangles(task.index) <= budget) return this.#shaped(result, options, client);
     }
-    const picked = await this.#levels!(result, segment ?? null, budget, client);
+    const picked = await this.#levels!.levelMesh(result, segment ?? null, budget, client);
     return picked ? this.#shaped(picked, rest, client) : this.#shaped(result, options, client);
   }
 
@@ -163,13 +141,13 @@ export class DeliveryVariants {
     const shaping = shapingOptions(options);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task, result);
-    return this.#once(this.#shapedMemo, result, key, make, (shaped) => ownBytes(shaped, result));
+    const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#work.run(client, task, result);
+    return this.#keeper.once(this.#shapedMemo, result, key, make, (shaped) => ownBytes(shaped, result));
   }
 
   /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */
   labelIndex(volume: StoredResult & { type: 'volume' }, client = ''): Promise<LabelIndex> {
-    return this.#once(this.#indexes, volume, 'labels', () => this.#run(client, { op: 'labelIndex', volume }, volume), labelIndexBytes);
+    return this.#labels.of(volume, client);
   }
 
   /**
@@ -184,8 +162,8 @@ export class DeliveryVariants {
     if (!this.#shapedMemo.get(volume)?.has(`segment=${segment}`)) {
       checkSurfaceSize(task.index, { ...rest, segment: segment! }, this.#maxMeshBytes, this.#budget.maxBytes);
     }
-    const make = () => this.#surfaces.run(() => this.#run(client, task, volume));
-    const mesh = await this.#once(this.#shapedMemo, volume, `segment=${segment}`, make, resultByteLength);
+    const make = () => this.#surfaces.run(() => this.#work.run(client, task, volume));
+    const mesh = await this.#keeper.once(this.#shapedMemo, volume, `segment=${segment}`, make, resultByteLength);
     const shaped = await this.#shaped(mesh, rest, client);
     // Made now, its size in the format asked is known (or, for OBJ, near enough): checked before anything is sent.
     const what = `segment=${segment} of this labels volume (${index.ids.length} labels)`;
@@ -213,14 +191,14 @@ export class DeliveryVariants {
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
     const told = bounded ? { ...names, maxBytes: this.#maxMeshBytes } : names;
     const task: PackTask = { op: 'pack', result, format, options, names: told, encoding, identityNeeded };
-    return this.#once(this.#packed, result, key, () => this.#runPack(client, task, result), (v) => v.bytes.byteLength);
+    return this.#keeper.once(this.#packed, result, key, () => this.#runPack(client, task, result), (v) => v.bytes.byteLength);
   }
 
   /** A static data file's compressed bytes (identity when compression saves too little). */
   packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#once(
+    return this.#keeper.once(
       this.#packed,
       token,
       encoding,
@@ -256,15 +234,15 @@ export class DeliveryVariants {
     const load = async (): Promise<StoredResult> => {
       // The file's room in the budget is made before it is read (its bytes in memory are about its size on disk).
       this.#budget.makeRoom((await stat(source.path)).size);
-      const loaded = await this.#run(client, task);
+      const loaded = await this.#work.run(client, task);
       if ('invalid' in loaded) throw new FormatError(loaded.invalid);
       return loaded.result;
     };
-    return this.#once(this.#loaded, token, 'result', load, resultByteLength);
+    return this.#keeper.once(this.#loaded, token, 'result', load, resultByteLength);
   }
 
   async #runPack(client: string, task: PackTask | PackFileTask, result?: StoredResult): Promise<Variant> {
-    const packed = await this.#run(client, task, result);
+    const packed = await this.#work.run(client, task, result);
     if (packed.over !== undefined) throw writerStopped(task.op === 'pack' ? task.format : 'its format', packed.over, this.#maxMeshBytes);
     return { bytes: bytesOf(packed.bytes), encoding: packed.encoding };
   }

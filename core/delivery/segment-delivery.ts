@@ -47,6 +47,11 @@ export function surfaceTask(volume: StoredVolume, index: LabelIndex, segment: nu
   if (segment > max) throw misfit(`${segment} is past the largest id a ${volume.dtype} volume holds (${max})`);
   const k = findLabel(index, segment);
   if (k < 0) throw createHostError('SPC_ERR_SEGMENT_NOT_FOUND', String(segment), heldIds(index));
-  const one: LabelIndex = { ids: index.ids.slice(k, k + 1), counts: index.counts.slice(k, k + 1), boxes: index.boxes.slice(k * 6, k * 6 + 6) };
+  const one: LabelIndex = {
+    ids: index.ids.slice(k, k + 1),
+    counts: index.counts.slice(k, k + 1),
+    boxes: index.boxes.slice(k * 6, k * 6 + 6),
+    faces: index.faces.slice(k, k + 1),
+  };
   return { op: 'surface', volume, index: one, ids: [segment], painted: false };
 }

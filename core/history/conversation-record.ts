@@ -14,13 +14,21 @@ import type { RoomRecorder } from './room-recorder.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from './room-log-store.ts';
 import { HISTORY_ENTRIES, type TranscriptEntry } from '../wire/agent-types.ts';
 
-/** What a conversation's entry says: a turn, or its end. */
-export type ConversationChange = (TranscriptEntry & { interrupted?: boolean }) | { op: 'end' };
+/**
+ * What a conversation's entry says: a turn, or its end. A person's turn may carry the `name`
+ * they gave (an anonymous page's `?name=`), which `by` (the user, `anonymous`) cannot say.
+ */
+export type ConversationChange = (TranscriptEntry & { interrupted?: boolean; name?: string }) | { op: 'end' };
 
 /** The change a conversation entry of a log records. */
 export function conversationChange(entry: Record<string, unknown>): ConversationChange {
   if (entry.op === 'end') return { op: 'end' };
-  return { role: entry.role === 'agent' ? 'agent' : 'user', text: String(entry.text ?? ''), ...(entry.interrupted === true ? { interrupted: true } : {}) };
+  return {
+    role: entry.role === 'agent' ? 'agent' : 'user',
+    text: String(entry.text ?? ''),
+    ...(entry.interrupted === true ? { interrupted: true } : {}),
+    ...(typeof entry.name === 'string' ? { name: entry.name } : {}),
+  };
 }
 
 /** `by` of what the agent says. */
@@ -29,21 +37,42 @@ export const AGENT_ACTOR = 'agent';
 /** The room event each conversation entry is announced as. */
 export const CONVERSATION_EVENT = 'conversation';
 
-/** The conversation's newest entries, at most {@link HISTORY_ENTRIES}. */
+/** Most characters of one entry's text a transcript keeps (the log keeps it whole). */
+export const HISTORY_ENTRY_CHARS = 64 * 1024;
+/** Most characters of text a transcript keeps in all, so a `history` frame stays well within a text frame's 1 MiB. */
+export const HISTORY_CHARS = 256 * 1024;
+
+/** `text` cut to {@link HISTORY_ENTRY_CHARS}, saying so. */
+function shortened(text: string): string {
+  return text.length <= HISTORY_ENTRY_CHARS ? text : `${text.slice(0, HISTORY_ENTRY_CHARS)}… (cut here; the room's log keeps the whole)`;
+}
+
+/**
+ * The conversation's newest entries, at most {@link HISTORY_ENTRIES} and {@link HISTORY_CHARS} of
+ * text: what a joining socket's `history` frame carries, bounded whatever was said.
+ */
 export class Transcript {
   #entries: TranscriptEntry[] = [];
+  #chars = 0;
 
   get entries(): readonly TranscriptEntry[] {
     return this.#entries;
   }
 
   add(entry: TranscriptEntry): void {
-    this.#entries.push({ role: entry.role, text: entry.text });
-    if (this.#entries.length > HISTORY_ENTRIES) this.#entries.splice(0, this.#entries.length - HISTORY_ENTRIES);
+    const text = shortened(entry.text);
+    this.#entries.push({ role: entry.role, text });
+    this.#chars += text.length;
+    let drop = 0;
+    while (this.#entries.length - drop > HISTORY_ENTRIES || (this.#chars > HISTORY_CHARS && this.#entries.length - drop > 1)) {
+      this.#chars -= this.#entries[drop++]!.text.length;
+    }
+    if (drop > 0) this.#entries.splice(0, drop);
   }
 
   clear(): void {
     this.#entries = [];
+    this.#chars = 0;
   }
 
   /** Folds one change in (a log entry of another type is passed over). */

@@ -5,13 +5,14 @@
  * room and its log never disagree: the scene (whole, as its `scene` event carries it; a change
  * of one layer is a `layer` entry naming the layer and what happened to it), the view, a static
  * specimen shown (`entry`), the marks (one entry per write; a large batch is several `add`
- * entries of at most LOGGED_MARKS marks each, so that no entry holds a whole room; folded,
+ * entries of at most LOGGED_MARKS points each, so that no entry holds a whole room; folded,
  * they make the same room), a snapshot taken, the room's access. Each is stamped with who made
  * it (request-actor.ts). A Redis script that makes the room's version itself makes the marks'
  * entries in the same shape (redis/annotation-scripts.ts).
  */
 import type { Annotation, AnnotationEvent, AnnotationList, RoomScene } from '../wire/scene-types.ts';
 import { currentActor } from './request-actor.ts';
+import { weighedRuns } from '../memory/turn-batches.ts';
 import type { LogChange, LogType } from './room-log-store.ts';
 
 /** Marks per `add` entry of the log. */
@@ -37,17 +38,20 @@ export const entryShown = (shown: { specimen_id: string; type: string }): LogCha
 /** One mark changed or removed: the room event's fields. */
 export const markChanged = (event: AnnotationEvent): LogChange => made('annotation', { ...event });
 
-/** Marks added at once, the last at the room version `added.version`: entries of at most LOGGED_MARKS, each with the version its last mark made. */
+/**
+ * Marks added at once, the last at the room version `added.version`: entries of at most
+ * LOGGED_MARKS points (that many marks of one point, or a long polyline alone), each with the
+ * version its last mark made, so that no entry's encoding holds the event loop for long.
+ */
 export function marksAdded(added: AnnotationList): LogChange[] {
   const { annotations, version } = added;
-  if (annotations.length <= LOGGED_MARKS) return [made('annotation', { op: 'add', annotations, version })];
+  if (annotations.length <= 1) return [made('annotation', { op: 'add', annotations, version })];
   const before = version - annotations.length;
-  const parts: LogChange[] = [];
-  for (let at = 0; at < annotations.length; at += LOGGED_MARKS) {
-    const part = annotations.slice(at, at + LOGGED_MARKS);
-    parts.push(made('annotation', { op: 'add', annotations: part, version: before + at + part.length }));
-  }
-  return parts;
+  let at = 0;
+  return weighedRuns(annotations, LOGGED_MARKS, (a) => Math.max(1, a.points.length)).map((part) => {
+    at += part.length;
+    return made('annotation', { op: 'add', annotations: part, version: before + at });
+  });
 }
 
 /** The room's marks made these (a snapshot restored, a replay). */

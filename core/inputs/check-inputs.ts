@@ -11,9 +11,10 @@
  * result just before the function runs.
  */
 import { createHostError, isHostError, type HostError } from '../errors.ts';
-import { checkedValues, functionOfSpecimen, schemaOfSpecimen, specimenType } from '../registry/specimen-functions.ts';
+import { functionOfSpecimen, schemaOfSpecimen, specimenType } from '../registry/specimen-functions.ts';
+import { resolveParams } from '../params/resolve-params.ts';
 import { hashParams } from '../params/params-hash.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import { valueParameterNames, type FunctionEntry } from '../registry/function-entry.ts';
 import type { InputKind } from '../sdk/input-types.ts';
 import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders } from './input-types.ts';
 import type { InputDeps } from './input-deps.ts';
@@ -128,7 +129,7 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
   const schema = schemaOfSpecimen(record, entry);
   let values: Record<string, unknown>;
   try {
-    values = checkedValues(schema, entry, params ?? {});
+    values = resolveParams(schema, valueParameterNames(entry), { named: params ?? {} }, entry.name);
   } catch (error) {
     if (isHostError(error) && error.statusCode === 400) throw refused(label, error);
     throw error;

@@ -3,9 +3,14 @@
  * What a segmentation holds, found in one pass: every non-zero id present, how many voxels
  * it has and its bounding box. A segment's surface is made inside its box alone, the OME-Zarr
  * label image lists the ids present, and a request for an id that is absent is refused without
- * looking at the volume again. The pass walks each row by runs of one id (a segmentation is
- * piecewise constant), so its cost is the row count plus the number of runs, not the voxel
- * count. The last three axes are the volume's z, y, x (a 2-D volume is one slice deep).
+ * looking at the volume again. The same pass counts each id's faces (between a voxel of it and
+ * one that is not, the outside counting as not): surface nets make two triangles a face, so a
+ * segment's surface is known exactly before it is made, and a build too large is refused from
+ * the index alone. The pass walks each row by runs of one id (a segmentation is piecewise
+ * constant); a run's faces are six a voxel less two for every neighbour of the same id, and the
+ * neighbours above and behind it are found by comparing the run's span of the row above and of
+ * the slice behind with its id. The last three axes are the volume's z, y, x (a 2-D volume is
+ * one slice deep).
  */
 
 /** The ids of a segmentation with their voxel counts and boxes, ids ascending. */
@@ -16,6 +21,8 @@ export interface LabelIndex {
   counts: Float64Array;
   /** Six per id: the first z, y, x then the last z, y, x (inclusive) where it occurs. */
   boxes: Uint32Array;
+  /** Faces of each id's voxels that touch another id or the outside (its surface has two triangles each). */
+  faces: Float64Array;
 }
 
 /** Ids up to this are counted in arrays indexed by id; larger ones through a map. */
@@ -32,6 +39,7 @@ export function spatialShape(shape: readonly number[]): [number, number, number]
 class Tally {
   #slots: Map<number, number> | null;
   count: Float64Array;
+  faces: Float64Array;
   box: Float64Array;
   #used = 0;
 
@@ -39,6 +47,7 @@ class Tally {
     const dense = top <= DENSE_MAX;
     this.#slots = dense ? null : new Map();
     this.count = new Float64Array(dense ? top + 1 : 64);
+    this.faces = new Float64Array(this.count.length);
     this.box = new Float64Array(this.count.length * 6);
     if (dense) this.#fresh(0, top + 1);
   }
@@ -54,10 +63,13 @@ class Tally {
     const slot = this.#used++;
     if (slot === this.count.length) {
       const count = new Float64Array(slot * 2);
+      const faces = new Float64Array(slot * 2);
       const box = new Float64Array(slot * 12);
       count.set(this.count);
+      faces.set(this.faces);
       box.set(this.box);
       this.count = count;
+      this.faces = faces;
       this.box = box;
     }
     this.#fresh(slot, slot + 1);
@@ -81,6 +93,7 @@ class Tally {
  */
 export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[], largest?: number): LabelIndex {
   const [, ny, nx] = spatialShape(shape);
+  const slice = ny * nx;
   const rows = nx === 0 ? 0 : data.length / nx;
   let top = largest ?? 0;
   if (largest === undefined) for (let i = 0; i < data.length; i++) if (data[i]! > top) top = data[i]!;
@@ -100,6 +113,11 @@ export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[
         const counts = tally.count;
         const boxes = tally.box;
         counts[slot]! += end - x;
+        // Neighbours of the same id: along the run, then above it and behind it.
+        let same = end - x - 1;
+        if (y > 0) same += matching(data, start - nx + x, start - nx + end, id);
+        if (z > 0) same += matching(data, start - slice + x, start - slice + end, id);
+        tally.faces[slot]! += 6 * (end - x) - 2 * same;
         const b = slot * 6;
         if (z < boxes[b]!) boxes[b] = z;
         if (y < boxes[b + 1]!) boxes[b + 1] = y;
@@ -114,13 +132,22 @@ export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[
   return compile(tally);
 }
 
+/** How many of `data[from..to)` equal `id`. */
+function matching(data: ArrayLike<number>, from: number, to: number, id: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (data[i] === id) n++;
+  return n;
+}
+
 function compile(tally: Tally): LabelIndex {
   const ids = tally.ids();
-  const out: LabelIndex = { ids: new Uint32Array(ids.length), counts: new Float64Array(ids.length), boxes: new Uint32Array(ids.length * 6) };
+  const n = ids.length;
+  const out: LabelIndex = { ids: new Uint32Array(n), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
   ids.forEach((id, k) => {
     const slot = tally.slotOf(id);
     out.ids[k] = id;
     out.counts[k] = tally.count[slot]!;
+    out.faces[k] = tally.faces[slot]!;
     for (let j = 0; j < 6; j++) out.boxes[k * 6 + j] = tally.box[slot * 6 + j]!;
   });
   return out;
@@ -142,5 +169,5 @@ export function findLabel(index: LabelIndex, id: number): number {
 
 /** The bytes an index holds (what the result budget counts for it). */
 export function labelIndexBytes(index: LabelIndex): number {
-  return index.ids.byteLength + index.counts.byteLength + index.boxes.byteLength;
+  return index.ids.byteLength + index.counts.byteLength + index.boxes.byteLength + index.faces.byteLength;
 }

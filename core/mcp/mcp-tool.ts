@@ -20,7 +20,7 @@ export type ToolDeps = RoomRequestDeps &
   PublishDeps &
   SpecimenViewDeps &
   Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations' | 'jobs' | 'delivery' | 'pictures'> &
-  Pick<HostContext, 'history' | 'presence' | 'editing'>;
+  Pick<HostContext, 'history' | 'presence' | 'editing' | 'remotes'>;
 
 /** The tools a headset runs (the room's oldest agent socket), as the table's rows reach them. */
 export type HeadsetToolName = 'load_specimen' | 'set_active_specimen' | 'remove_specimen' | 'set_room_scene' | 'set_display_param' | 'capture_viewport';

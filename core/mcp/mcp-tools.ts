@@ -18,7 +18,7 @@ import { JOB_TOOLS } from './job-tools.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema, ToolSchemaParts } from './mcp-tool.ts';
 import { createHostError } from '../errors.ts';
 import { SCENE_TOOLS } from './scene-tools.ts';
-import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';
+import { compute, publishFromUpload, publishRemoteImage, roomArg, showInRoom } from './tool-calls.ts';
 import { objectSchema, toolSchemaParts } from './tool-schemas.ts';
 
 const SPECIMEN_TYPES = ['mesh', 'volume', 'point_cloud', 'image'];
@@ -100,6 +100,27 @@ export const MCP_TOOLS = {
         ['id', 'upload'],
       ),
     call: publishFromUpload,
+  },
+  publish_remote: {
+    description:
+      'Publishes an OME-Zarr image (v0.4 or v0.5) of one of the host\'s remotes (GET /api/remotes) as a volume specimen, read in place: ' +
+      'its metadata now, the chunks a viewer needs later. Answers its shape, dtype, levels, spacing and origin.',
+    input: () =>
+      objectSchema(
+        {
+          id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 128, description: 'The id to publish under' },
+          remote: { type: 'string', description: 'NAME/path/to/image.ome.zarr, NAME one of the host\'s remotes' },
+          level: { type: 'integer', minimum: 0, description: 'The finest level it shows (0: the image\'s own finest)' },
+          channel: { type: 'integer', minimum: 0, description: 'The one channel it shows (absent: all)' },
+          t: { type: 'integer', minimum: 0, description: 'The one time step it shows (absent: all)' },
+          role: { type: 'string', enum: ['image', 'labels'], description: 'labels: a segmentation (an NGFF label image is one anyway)' },
+          display_name: { type: 'string', description: 'The name clients show' },
+          description: { type: 'string', description: 'A sentence or two on what it is' },
+          tags: { type: 'array', items: { type: 'string' }, description: 'Words clients filter the catalog by' },
+        },
+        ['id', 'remote'],
+      ),
+    call: publishRemoteImage,
   },
   ...JOB_TOOLS,
   ...ANNOTATION_TOOLS,

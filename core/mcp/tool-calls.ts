@@ -5,6 +5,7 @@
  * room's followers see it) and hear a summary, never the bytes; show a specimen to a room;
  * publish an upload as a specimen.
  */
+import { publishRemote } from '../published/remote-record.ts';
 import { provenanceOf } from '../versions/provenance.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
@@ -73,6 +74,18 @@ export async function showInRoom(call: ToolCallContext, args: ToolArgs): Promise
   const entry =
     target.kind === 'static' ? await ctx.rooms.showStatic(room, target.record.id, specimenType(ctx.functions, target.record)) : await ctx.rooms.computed(room);
   return { room, entry };
+}
+
+/** `publish_remote`: an OME-Zarr image of one of the host's remotes, published in place (its metadata read, nothing copied). */
+export async function publishRemoteImage(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
+  const { ctx } = call;
+  const id = typeof args.id === 'string' ? args.id : '';
+  checkSpecimenId(id);
+  await ctx.published.refresh();
+  checkPublishable(ctx, id);
+  const { id: _id, ...fields } = args;
+  const { replaced, info } = await publishRemote(ctx, id, fields);
+  return { replaced, specimen: info };
 }
 
 export async function publishFromUpload(call: ToolCallContext, args: ToolArgs): Promise<unknown> {

@@ -16,6 +16,7 @@ const TOOL_ROOMS: Record<ToolName, Want | null> = {
   set_view: 'write',
   get_room: 'read',
   publish_from_upload: null,
+  publish_remote: null,
   list_annotations: 'read',
   add_annotation: 'write',
   remove_annotation: 'write',

@@ -31,3 +31,43 @@ export async function takeInTurns<T>(source: Iterable<T>, size: number, enough: 
   }
   return taken;
 }
+
+/**
+ * `items` cut into runs in order, each weighing at most `most` by `weightOf` (an item heavier
+ * alone is a run of its own): work whose cost follows what an item holds, not how many items
+ * there are (a polyline of 9,000 points against a mark of one), taken a run per turn.
+ */
+export function weighedRuns<T>(items: readonly T[], most: number, weightOf: (item: T) => number): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  let weight = 0;
+  for (const item of items) {
+    const w = weightOf(item);
+    if (run.length > 0 && weight + w > most) {
+      runs.push(run);
+      run = [];
+      weight = 0;
+    }
+    run.push(item);
+    weight += w;
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** `each` of every run of `items` weighing at most `most` (see {@link weighedRuns}), in order, a run per turn; `at` is the run's first index. */
+export async function inWeighedTurns<T, R>(
+  items: readonly T[],
+  most: number,
+  weightOf: (item: T) => number,
+  each: (run: readonly T[], at: number) => R,
+): Promise<R[]> {
+  const out: R[] = [];
+  let at = 0;
+  for (const run of weighedRuns(items, most, weightOf)) {
+    if (at > 0) await nextTurn();
+    out.push(each(run, at));
+    at += run.length;
+  }
+  return out;
+}

@@ -15,10 +15,11 @@ import { clipToBlock, type LockedMesh } from './block-clip.ts';
 import { blockLevel, shareMesh, splitIntoBlocks } from './block-split.ts';
 import { simplifyLocked } from './locked-simplify.ts';
 import type { LodPlan } from './lod-plan.ts';
+import { collector } from '../memory/idle-gc.ts';
 import { coarser, cutLevel, meanEdge, type EncodedFragment, type LevelMesh, type LevelOut } from './level-steps.ts';
 
 /** The most triangles one simplification, cut or encoding of a level set is given at once. */
-export const PIECE_TRIANGLES = 2 ** 22;
+export const PIECE_TRIANGLES = 2 ** 20;
 
 /** A level's fragments gathered block by block, and its edges for its scale. */
 interface LevelSum {
@@ -57,6 +58,9 @@ export async function blockLevels(
       add(sums[at]!, next.cut, meanEdge(below.vertices, below.indices));
     }
     tops.push(below);
+    // A block's working arrays live mostly outside the heap, where V8 does not see them as
+    // pressure: let go now, or the blocks' garbage adds up to several times one block's.
+    collector()?.();
   }
   const levels = sums.map((sum) => ({ encoded: sum.encoded, triangles: sum.triangles, scale: sum.triangles > 0 ? sum.edges / sum.triangles : 1 }));
   return { levels, union: welded(tops) };

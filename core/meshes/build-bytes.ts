@@ -13,11 +13,14 @@ import { PIECE_TRIANGLES } from './block-lods.ts';
 export const WHOLE_BYTES_PER_TRIANGLE = 250;
 
 /**
- * Bytes a build in pieces holds per level-0 triangle beside its one block: the surface (12 of
- * indices, 6 of positions), the blocks' shares (4, and their margins), the vertex map (2), the
- * encoded levels (about 10) and their packed copy (10).
+ * Bytes a build in pieces holds per level-0 triangle beside its one block. Counted, it would be
+ * about 60: the surface (12 of indices, 6 of positions), the blocks' shares (4, and their
+ * margins), the vertex map (2), every level's fragments until they are packed (about 20) and
+ * their encodings (about 10, twice while packed). Measured, a 6.47-million-triangle gyroid
+ * built in pieces of 2^20 peaked at 1,634 MiB in one process (its own 150 MiB aside, about 240
+ * a triangle), so this is what a build is taken to hold until the difference is found.
  */
-export const PIECE_BYTES_PER_TRIANGLE = 46;
+export const PIECE_BYTES_PER_TRIANGLE = 240;
 
 /** The bytes a build of a surface of `triangles` triangles holds at most, about. */
 export function buildBytes(triangles: number, pieces = PIECE_TRIANGLES): number {

@@ -36,12 +36,30 @@ export function placement(plan: LodPlan, transform: readonly number[], level: nu
 
 export type LevelMesh = { type: 'mesh'; vertices: Float32Array; indices: Uint32Array };
 
-/** A fragment as built: its geometry, where it sits, and its two encodings. */
+/**
+ * A fragment as the set keeps it: its cell, triangles and box in physical units, and its two
+ * encodings. Its geometry is let go as soon as it is encoded: a large surface's fragments, held
+ * whole until the set was packed, were most of what its build held.
+ */
 export interface EncodedFragment {
-  fragment: Fragment;
-  place: FragmentPlacement;
+  cell: [number, number, number];
+  triangles: number;
+  box: number[];
   draco: Uint8Array;
   glb: Uint8Array;
+}
+
+/** The fragment's box in physical units: min x, y, z then max x, y, z. */
+function boxOf(fragment: Fragment, place: FragmentPlacement): number[] {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < fragment.positions.length; i++) {
+    const k = i % 3;
+    const v = place.translation[k]! + place.scale[k]! * fragment.positions[i]!;
+    if (v < lo[k]!) lo[k] = v;
+    if (v > hi[k]!) hi[k] = v;
+  }
+  return [...lo, ...hi];
 }
 
 /** One level as built: its fragments (Z-curve order), triangles once cut, and scale (mean edge). */
@@ -53,14 +71,19 @@ export interface LevelOut {
 
 /** A level cut into fragments, each encoded both ways; `keep` (a cell) drops the fragments of cells it refuses. */
 export async function cutLevel(mesh: LevelMesh, plan: LodPlan, level: number, transform: readonly number[], keep?: (cell: readonly number[]) => boolean) {
-  const made = levelFragments(mesh.vertices, smoothNormals(mesh.vertices, mesh.indices), mesh.indices, plan, level);
+  const made: (Fragment | null)[] = levelFragments(mesh.vertices, smoothNormals(mesh.vertices, mesh.indices), mesh.indices, plan, level);
   const encoded: EncodedFragment[] = [];
   let triangles = 0;
-  for (const fragment of made) {
+  for (let i = 0; i < made.length; i++) {
+    const fragment = made[i]!;
+    made[i] = null;
     if (keep && !keep(fragment.cell)) continue;
     const place = placement(plan, transform, level, fragment.cell);
-    encoded.push({ fragment, place, draco: await encodeDracoFragment(fragment), glb: await encodeFragmentGlb(fragment, place) });
-    triangles += fragment.indices.length / 3;
+    const count = fragment.indices.length / 3;
+    const draco = await encodeDracoFragment(fragment);
+    const glb = await encodeFragmentGlb(fragment, place);
+    encoded.push({ cell: fragment.cell, triangles: count, box: boxOf(fragment, place), draco, glb });
+    triangles += count;
   }
   return { encoded, triangles };
 }

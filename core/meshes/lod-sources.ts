@@ -29,7 +29,7 @@ export function voxelTransform(volume: StoredVolume): number[] {
 
 /**
  * Segment `id` of a labels volume, whose voxels lie in `box` (first z, y, x, then last);
- * `triangles`, when counted before (segment-faces.ts), sizes the arrays once: a closed surface
+ * `triangles`, when counted before (the label index's faces), sizes the arrays once: a closed surface
  * has about half as many vertices as triangles, and arrays grown by doubling would hold up to
  * twice what a large surface needs.
  */

@@ -8,23 +8,17 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { SegmentLods } from './level-set.ts';
 import type { LevelPart } from './assemble-level.ts';
 
-/** What a level set is built from: a segment of a labels volume (its box from the label index), or a mesh. */
+/**
+ * What a level set is built from: a segment of a labels volume (its box and its surface's
+ * triangles from the label index, which sizes the surface's arrays once), or a mesh.
+ */
 export type LodTaskSource =
-  | { kind: 'labels'; volume: StoredResult & { type: 'volume' }; id: number; box: number[] }
+  | { kind: 'labels'; volume: StoredResult & { type: 'volume' }; id: number; box: number[]; triangles: number }
   | { kind: 'mesh'; mesh: StoredResult & { type: 'mesh' } };
 
 export interface MeshLodsTask {
   op: 'meshLods';
   source: LodTaskSource;
-  /** The most memory the build may hold (build-bytes.ts): a surface that would need more is refused before it is made. */
-  maxBytes?: number;
-}
-
-/** Why a set was not built: its level-0 triangles, the bytes its build would hold, and the most it may. */
-export interface LevelSetRefusal {
-  triangles: number;
-  bytes: number;
-  maxBytes: number;
 }
 
 /** One level of level sets assembled into one mesh (assemble-level.ts). */
@@ -33,8 +27,11 @@ export interface AssembleLevelTask {
   parts: LevelPart[];
 }
 
-/** A set as built: the set, and the result id of its kept form (worked out on the thread that built it); or why it was refused. */
-export type BuiltLevelSet = { lods: SegmentLods; keptId: string } | { refused: LevelSetRefusal };
+/** A set as built: the set, and the result id of its kept form (worked out on the thread that built it). */
+export interface BuiltLevelSet {
+  lods: SegmentLods;
+  keptId: string;
+}
 
 /** Runs the level-set tasks on an encode thread. */
 export interface MeshLodsRunner {

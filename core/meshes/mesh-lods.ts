@@ -22,6 +22,7 @@ import type { SegmentLods } from './level-set.ts';
 import { levelSetName, type KeptLevelSets } from './kept-level-sets.ts';
 import type { LevelPart } from './assemble-level.ts';
 import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
+import { buildBytes } from './build-bytes.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -138,14 +139,17 @@ export class MeshLods {
       this.counts.found++;
       return found;
     }
+    // Refused before anything is sent to a thread: the surface's triangles are known already
+    // (the label index counts each segment's faces; a mesh has its own), so what the build
+    // would hold is too.
+    const triangles = source.kind === 'labels' ? source.triangles : source.mesh.indices.length / 3;
     const maxBytes = this.#deps.budget.maxBytes * BUILD_SHARE;
-    const built = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source, maxBytes }));
-    if ('refused' in built) {
-      const { triangles, bytes } = built.refused;
+    const bytes = buildBytes(triangles);
+    if (bytes > maxBytes) {
       const mib = (n: number) => `${Math.ceil(n / 2 ** 20)} MiB`;
       throw createHostError('SPC_ERR_MESH_LEVELS_TOO_LARGE', String(segment), String(triangles), mib(bytes), mib(maxBytes));
     }
-    const { lods, keptId } = built;
+    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source }));
     this.counts.built++;
     kept?.keep(name, lods, keptId).then(
       () => void this.counts.kept++,
@@ -209,6 +213,8 @@ export class MeshLods {
     }
     const k = findLabel(index, segment);
     if (k < 0 || result.type !== 'volume') throw createHostError('SPC_ERR_SEGMENT_NOT_FOUND', String(segment), `it holds ${index.ids.length} labels`);
-    return { kind: 'labels', volume: result, id: segment, box: Array.from(index.boxes.subarray(k * 6, k * 6 + 6)) };
+    const box = Array.from(index.boxes.subarray(k * 6, k * 6 + 6));
+    // Surface nets make two triangles of every face between the segment and the rest.
+    return { kind: 'labels', volume: result, id: segment, box, triangles: 2 * index.faces[k]! };
   }
 }

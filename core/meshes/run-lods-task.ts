@@ -1,10 +1,10 @@
 /**
  * @module run-lods-task
- * What an encode thread does with a `meshLods` task: the surface's triangles counted, and the
- * build refused when it would hold more memory than the task allows; else the surface made (a
- * labels segment's, in voxel coordinates) or taken (a mesh's), then its levels built and the id
- * of its kept form worked out; and with an `assembleLevel`
- * task: a level of level sets as one mesh.
+ * What an encode thread does with a `meshLods` task: the surface made (a labels segment's, in
+ * voxel coordinates, its arrays sized by the triangles the label index counted) or taken (a
+ * mesh's), then its levels built and the id of its kept form worked out; and with an
+ * `assembleLevel` task: a level of level sets as one mesh. (Whether the host can hold the build
+ * is decided before the task is sent, from the same count: mesh-lods.ts.)
  */
 import { labelSource, meshSource } from './lod-sources.ts';
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from './lod-tasks.ts';
@@ -13,18 +13,10 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { buildSegmentLods } from './segment-lods.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { keptForm } from './kept-level-sets.ts';
-import { buildBytes } from './build-bytes.ts';
-import { segmentFaces } from '../labels/segment-faces.ts';
-import { spatialShape } from '../labels/label-index.ts';
 
 export async function runLodsTask(task: MeshLodsTask): Promise<BuiltLevelSet> {
-  const { source, maxBytes } = task;
-  // Counted before anything is made, so a build the host cannot hold is refused at once.
-  const triangles =
-    source.kind === 'labels' ? 2 * segmentFaces(source.volume.data, spatialShape(source.volume.shape), source.id, source.box) : source.mesh.indices.length / 3;
-  const bytes = buildBytes(triangles);
-  if (maxBytes !== undefined && bytes > maxBytes) return { refused: { triangles, bytes, maxBytes } };
-  const lods = await buildSegmentLods(source.kind === 'labels' ? labelSource(source.volume, source.id, source.box, triangles) : meshSource(source.mesh));
+  const { source } = task;
+  const lods = await buildSegmentLods(source.kind === 'labels' ? labelSource(source.volume, source.id, source.box, source.triangles) : meshSource(source.mesh));
   // Hashed here, off the host's event loop, for wherever the set is kept.
   return { lods, keptId: computeResultId(keptForm(lods.packed)) };
 }

@@ -10,8 +10,6 @@
  * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
 import { boundsOf } from '../geometry/cluster-mesh.ts';
-import type { FragmentPlacement } from './fragment-glb.ts';
-import type { Fragment } from './level-fragments.ts';
 import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';
 import { planLods, type LodPlan } from './lod-plan.ts';
 import { coarser, cutLevel, meanEdge, type LevelMesh, type LevelOut } from './level-steps.ts';
@@ -25,18 +23,6 @@ export interface LodSource {
   positions: Float32Array;
   indices: Uint32Array;
   transform: number[];
-}
-
-function boxOf(fragment: Fragment, place: FragmentPlacement): number[] {
-  const lo = [Infinity, Infinity, Infinity];
-  const hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < fragment.positions.length; i++) {
-    const k = i % 3;
-    const v = place.translation[k]! + place.scale[k]! * fragment.positions[i]!;
-    if (v < lo[k]!) lo[k] = v;
-    if (v > hi[k]!) hi[k] = v;
-  }
-  return [...lo, ...hi];
 }
 
 /** Options of a build: `pieceTriangles`, the most triangles one simplification (or one cut) is given. */
@@ -99,20 +85,13 @@ function packLevels(plan: LodPlan, transform: number[], outs: LevelOut[]): Segme
     // Neuroglancer takes the levels' scales as non-decreasing.
     const scale = Math.max(out.scale, levels[level - 1]?.scale ?? 0);
     const manifestLevel: ManifestLevel = { scale, cells: [], sizes: [] };
-    for (const { fragment, place, draco, glb } of out.encoded) {
-      fragments.push({
-        level,
-        cell: fragment.cell,
-        triangles: fragment.indices.length / 3,
-        draco: [at.draco, draco.byteLength],
-        glb: [at.glb, glb.byteLength],
-        box: boxOf(fragment, place),
-      });
+    for (const { cell, triangles, box, draco, glb } of out.encoded) {
+      fragments.push({ level, cell, triangles, draco: [at.draco, draco.byteLength], glb: [at.glb, glb.byteLength], box });
       dracoParts.push(draco);
       glbParts.push(glb);
       at.draco += draco.byteLength;
       at.glb += glb.byteLength;
-      manifestLevel.cells.push(fragment.cell);
+      manifestLevel.cells.push(cell);
       manifestLevel.sizes.push(draco.byteLength);
     }
     levels.push(manifestLevel);

@@ -1,9 +1,9 @@
 /**
  * @module agent-options
  * The host options of the headset's agent (`--agent-model`, `--agent-provider`, `--agent-url`,
- * `--agent-turn-timeout`, `--agent-max-rooms`, `--stt-url`, `--tts-url`): their defaults and
- * checks, low beside the host's other option groups (the agent itself stands above options.ts,
- * which folds them into the host's). No model
+ * `--agent-turn-timeout`, `--agent-max-rooms`, `--agent-max-queued`, `--agent-context-bytes`,
+ * `--stt-url`, `--tts-url`): their defaults and checks, low beside the host's other option
+ * groups (the agent itself stands above options.ts, which folds them into the host's). No model
  * leaves the agent socket open for headset tools only; no speech services leave voice off.
  */
 
@@ -21,6 +21,10 @@ export interface AgentHostOptions {
   agentTurnTimeoutSeconds?: number;
   /** Conversations one host holds at once (`--agent-max-rooms`). @defaultValue 32 */
   agentMaxRooms?: number;
+  /** Turns that may wait in one room; past it a turn is refused at once (`--agent-max-queued`). @defaultValue 8 */
+  agentMaxQueued?: number;
+  /** Bytes of a room's conversation one model request carries, oldest turns left out first (`--agent-context-bytes`). @defaultValue 1048576 */
+  agentContextBytes?: number;
   /** Speech to text: a server with OpenAI's `/v1/audio/transcriptions` (`--stt-url`). @defaultValue null */
   sttUrl?: string | null;
   /** Text to speech: a server with OpenAI's `/v1/audio/speech` (`--tts-url`). @defaultValue null */
@@ -33,6 +37,8 @@ export const AGENT_DEFAULTS = Object.freeze({
   agentUrl: null as string | null,
   agentTurnTimeoutSeconds: 120,
   agentMaxRooms: 32,
+  agentMaxQueued: 8,
+  agentContextBytes: 1024 * 1024,
   sttUrl: null as string | null,
   ttsUrl: null as string | null,
 });
@@ -58,5 +64,11 @@ export function checkAgentOptions(o: Required<AgentHostOptions>): void {
   }
   if (!Number.isInteger(o.agentMaxRooms) || o.agentMaxRooms <= 0) {
     throw new TypeError(`agentMaxRooms must be a positive integer, got ${String(o.agentMaxRooms)}`);
+  }
+  if (!Number.isInteger(o.agentMaxQueued) || o.agentMaxQueued < 0) {
+    throw new TypeError(`agentMaxQueued must be an integer of 0 or more, got ${String(o.agentMaxQueued)}`);
+  }
+  if (!Number.isInteger(o.agentContextBytes) || o.agentContextBytes < 1024) {
+    throw new TypeError(`agentContextBytes must be an integer of at least 1024, got ${String(o.agentContextBytes)}`);
   }
 }

@@ -2,15 +2,13 @@
  * @module specimen-functions
  * A specimen as the registry sees it: the catalog's record or a 404, the function behind a
  * dynamic specimen, the type and parameter schema clients see (the function's, refined by the
- * specimen's own), and the checked values of a request. Each takes only the catalog or the
- * function registry it reads.
+ * specimen's own). Each takes only the catalog or the function registry it reads (a request's
+ * values are checked in request/given-params.ts).
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
-import { parseParamsQuery } from '../params/parse-params.ts';
-import { memoizedQueryValues } from '../params/query-values-memo.ts';
-import { refineSchema, resolveParams } from '../params/resolve-params.ts';
-import { valueParameterNames, type FunctionEntry } from './function-entry.ts';
+import { refineSchema } from '../params/resolve-params.ts';
+import type { FunctionEntry } from './function-entry.ts';
 import type { FunctionRegistry } from './function-registry.ts';
 import type { SpecimenCatalog } from './specimen-catalog.ts';
 
@@ -56,17 +54,4 @@ export function specimenSchema(functions: FunctionLookup, record: SpecimenRecord
     properties: {},
   };
   return refineSchema(base, record.schema_override);
-}
-
-/** Checked parameter values for a request of `entry` under `schema` (a specimen's, or the function's own). */
-export function checkedValues(schema: Record<string, unknown>, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
-  return resolveParams(schema, valueParameterNames(entry), { named: params }, entry.name);
-}
-
-/**
- * Checked values for a GET request's `params` query text (JSON; absent or empty is `{}`),
- * remembered per text and schema: the same text sent again gets the same frozen values object.
- */
-export function queryValues(schema: Record<string, unknown>, entry: FunctionEntry, text: string | undefined, maxLength: number): Record<string, unknown> {
-  return memoizedQueryValues(schema, text, () => checkedValues(schema, entry, parseParamsQuery(text, maxLength)));
 }

@@ -21,7 +21,7 @@ export interface RemotePublishInput extends RemoteSelection {
 }
 
 /** The members such a body may have. */
-const FIELDS = new Set(['remote', 'level', 'channel', 't', 'role', 'display_name', 'description', 'tags', 'room']);
+const FIELDS = new Set(['remote', 'level', 'channel', 't', 'role', 'display_name', 'description', 'tags']);
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
 

@@ -4,8 +4,9 @@
  * schema: by name (`params`, `kwargs`) and by position (`args`) from a JSON body, or as the
  * JSON text of GET's `params` query (remembered per text and schema, and then frozen).
  */
+import { parseParamsQuery } from '../params/parse-params.ts';
+import { memoizedQueryValues } from '../params/query-values-memo.ts';
 import { resolveParams } from '../params/resolve-params.ts';
-import { queryValues } from '../registry/specimen-functions.ts';
 import { valueParameterNames, type FunctionEntry } from '../registry/function-entry.ts';
 
 type Values = Record<string, unknown>;
@@ -15,7 +16,10 @@ export type GivenParams = { named: Values; positional?: unknown[] } | { query: s
 
 /** The checked values (defaults filled in) `given` makes for `entry` under `schema`; a 400 names what is wrong. */
 export function valuesOf(schema: Values, entry: FunctionEntry, given: GivenParams, maxQueryLength: number): Values {
-  if ('query' in given) return queryValues(schema, entry, given.query, maxQueryLength);
+  if ('query' in given) {
+    const named = () => valuesOf(schema, entry, { named: parseParamsQuery(given.query, maxQueryLength) }, maxQueryLength);
+    return memoizedQueryValues(schema, given.query, named);
+  }
   const raw = given.positional ? { named: given.named, positional: given.positional } : { named: given.named };
   return resolveParams(schema, valueParameterNames(entry), raw, entry.name);
 }

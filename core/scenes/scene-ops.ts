@@ -12,6 +12,7 @@ import { bad, DISPLAY_DEFAULTS, DISPLAY_FIELDS } from './check-display.ts';
 import type { LayerChange, LayerInput } from './check-layer.ts';
 import { sameSource } from './check-source.ts';
 import { makeLayerId } from './layer-ids.ts';
+import { defaultLayerName } from './layer-names.ts';
 import { fitLayerSteps, type StepCounts } from './layer-steps.ts';
 import { MAX_LAYERS } from './scene-limits.ts';
 import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
@@ -32,7 +33,7 @@ export const EMPTY_SCENE: RoomScene = { version: 0, layers: [], active: null };
 export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
   const layer: Record<string, unknown> = {
     id,
-    name: draft.name ?? draft.source.specimen ?? draft.source.function ?? id,
+    name: draft.name ?? defaultLayerName(draft.source, id),
     source: draft.source,
     kind: draft.kind,
   };
@@ -122,13 +123,12 @@ export function patchLayer(roomId: string, id: string, change: LayerChange & { k
       next.source = change.source;
       delete next.result;
       delete next.stale;
-      if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function))
-        next.name = change.source.specimen ?? change.source.function;
+      if (change.display.name === undefined && old.name === defaultLayerName(old.source, id)) next.name = defaultLayerName(change.source, id);
     }
     if (change.kind) next.kind = change.kind;
     for (const [field, value] of Object.entries(change.display)) {
       if (value !== null) next[field] = value;
-      else if (field === 'name') next.name = (next.source as SceneLayer['source']).specimen ?? (next.source as SceneLayer['source']).function ?? id;
+      else if (field === 'name') next.name = defaultLayerName(next.source as SceneLayer['source'], id);
       else if (field in DISPLAY_DEFAULTS) next[field] = (DISPLAY_DEFAULTS as Record<string, unknown>)[field];
       else delete next[field];
     }

@@ -20,6 +20,8 @@ export interface ConversationEntry {
   ts?: number;
   /** Who spoke: a user's name, `anonymous`, or `agent`. */
   by: string;
+  /** The name an anonymous speaker gave (a page's `?name=`), shown in place of `anonymous`. */
+  name?: string;
   type: 'conversation';
   role?: 'user' | 'agent';
   text?: string;

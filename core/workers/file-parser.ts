@@ -61,8 +61,14 @@ export class FileParser {
     throw new FormatError(outcome.message);
   };
 
-  /** An annotation import (CSV or a JSON list) read and checked on the thread, refused past `max` annotations. */
+  /**
+   * An annotation import (CSV or a JSON list) read and checked on the thread, refused past `max`
+   * annotations. Bytes that own their whole buffer (a body read whole) are handed to the thread,
+   * not copied: a 16 MiB copy held the event loop; the caller must not use them after.
+   */
   async parseAnnotations(kind: 'csv' | 'json', text: string | Uint8Array, max: number): Promise<ReadImport> {
-    return draftsOf(await runTask(this.#pool, { op: 'parseImport', kind, text, max }));
+    const own = typeof text !== 'string' && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength;
+    const options = own ? { transferList: [text.buffer as ArrayBuffer] } : {};
+    return draftsOf(await runTask(this.#pool, { op: 'parseImport', kind, text, max }, options));
   }
 }

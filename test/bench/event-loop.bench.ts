@@ -6,8 +6,9 @@
  * beside the load average (the machine is shared).
  * (import) a CSV of about 90,000 marks just under the 16 MiB a POST may take, on a host with a
  * data folder and on one in memory;
+ * (polylines) the same 16 MiB as about 560,000 rows in about 62 polylines of 9,000 points, both homes;
  * (log) 20 reads at once of a room's log 10,000 entries long (`?limit=10000`), both homes.
- * LOOP_ONLY=import,log runs the named parts only.
+ * LOOP_ONLY=import,polylines,log runs the named parts only.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -73,8 +74,24 @@ function importCsv(): { text: string; rows: number } {
   return { text: `${lines.join('\n')}\n`, rows: lines.length - 1 };
 }
 
-async function measureImport(home: 'disk' | 'memory'): Promise<string[]> {
-  const { text, rows } = importCsv();
+/** Polylines of POLYLINE_POINTS vertices, a row of about 30 bytes each, until just under the body limit: about 62 polylines. */
+const POLYLINE_POINTS = 9000;
+function polylinesCsv(): { text: string; rows: number } {
+  const lines = ['id,kind,x,y,z'];
+  let size = lines[0]!.length + 1;
+  for (let i = 0; ; i++) {
+    const line = `l${Math.floor(i / POLYLINE_POINTS)},polyline,${(i % 1000) + 0.25},${(i % 997) + 0.5},${i % 13}`;
+    if (size + line.length + 1 > BODY_LIMIT - 64) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return { text: `${lines.join('\n')}\n`, rows: lines.length - 1 };
+}
+
+/** A CSV import: single marks (`points`) or long polylines (`polylines`), each row a point. */
+async function measureImport(home: 'disk' | 'memory', kind: 'points' | 'polylines' = 'points'): Promise<string[]> {
+  const { text, rows } = kind === 'points' ? importCsv() : polylinesCsv();
+  const what = kind === 'points' ? 'marks' : `rows in ${Math.ceil(rows / POLYLINE_POINTS)} polylines of up to ${POLYLINE_POINTS.toLocaleString('en')} points`;
   return profiled(home, async (host, delay) => {
     const idle = await idleHealthz(host);
     await delay();
@@ -90,7 +107,7 @@ async function measureImport(home: 'disk' | 'memory'): Promise<string[]> {
     const window = { from, to: monotonicMs() };
     const lines = [
       `${home}: /healthz idle ${row(idle)}`,
-      `${home}: /healthz while a ${fmt(text.length / 2 ** 20, 2)} MiB CSV of ${rows.toLocaleString('en')} marks is imported ` +
+      `${home}: /healthz while a ${fmt(text.length / 2 ** 20, 2)} MiB CSV of ${rows.toLocaleString('en')} ${what} is imported ` +
         `(${await importing} in ${fmt(ms / 1000, 2)} s): ${row(during)} (target max <= 250 ms); ${await delay()}`,
     ];
     return { lines, window };
@@ -135,6 +152,7 @@ async function measureLog(home: 'disk' | 'memory'): Promise<string[]> {
 
 const PARTS: Record<string, () => Promise<string[]>> = {
   import: async () => [...(await measureImport('disk')), ...(await measureImport('memory'))],
+  polylines: async () => [...(await measureImport('disk', 'polylines')), ...(await measureImport('memory', 'polylines'))],
   log: async () => [...(await measureLog('disk')), ...(await measureLog('memory'))],
 };
 

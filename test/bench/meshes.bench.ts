@@ -19,7 +19,9 @@
  * 4. a Godot headset's `/data` of every segment's surface (`segment=all`) through the same link:
  *    the finest level within `--headset-triangles`, its triangles and time;
  * 5. the viewer's first picture and fly-through in the page and in WebXR (lod-fly-through.ts).
- * MESHES_ONLY=page runs the fifth alone, every set built first unmeasured (a quicker try of the page).
+ * 6. a segment of at least 60 million level-0 triangles on a host of its own (lod-large.ts):
+ *    built in pieces or refused at once, within the host's memory bound, asked twice.
+ * MESHES_ONLY=page runs the fifth alone, MESHES_ONLY=large the sixth, every set built first unmeasured (a quicker try of the page).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -36,6 +38,7 @@ import { fetchTimed, inTurns, mainThreadStretches, measureBuild, type Sidecar } 
 import { fmt } from './host-helpers.ts';
 import { startThrottledLink } from './throttled-link.ts';
 import { flyThrough } from './lod-fly-through.ts';
+import { largeSegment } from './lod-large.ts';
 
 const SIDE = 448;
 const LINK = 5 * 1024 * 1024;
@@ -59,6 +62,7 @@ function partition(): Uint8Array {
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [`load average at start ${loadavg().map((n) => n.toFixed(1)).join(' ')}`];
+  if (process.env.MESHES_ONLY === 'large') return { name: 'meshes: a segment of 60 million triangles alone', lines: [...lines, ...(await largeSegment())] };
   const data = partition();
   const args = ['--port', '0', '--log-level', 'warn', '--cache-max-bytes', String(3 * 2 ** 30), '--max-upload-bytes', String(2 ** 30)];
   const profiles = mkdtempSync(path.join(tmpdir(), 'vitrine-meshes-prof-'));
@@ -145,5 +149,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines.push(...mainThreadStretches(profiles, host.child.pid!, window));
     rmSync(profiles, { recursive: true, force: true });
   }
+  // 6. A segment of at least 60 million triangles, on a host of its own.
+  lines.push(...(await largeSegment()));
   return { name: 'meshes: levels of detail at 10 million triangles', lines };
 }

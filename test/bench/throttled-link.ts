@@ -4,7 +4,8 @@
  * unpaced. Each connection gets the whole rate, unless `shared`: then every connection draws
  * on one rate, as a browser's parallel requests share one radio. The link counts the bytes it
  * has delivered, with the time of each slice (epoch milliseconds, comparable with a page's
- * `performance.timeOrigin + performance.now()`).
+ * `performance.timeOrigin + performance.now()`). With `delayMs`, every answer's bytes also
+ * wait that long before the pacing (a link's latency).
  */
 import net from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -36,6 +37,26 @@ function pacer(bytesPerSecond: number, clock: Clock, sent: (bytes: number) => vo
   });
 }
 
+/** Holds each piece of bytes `ms` before passing it on, in order; the end waits for the last. */
+function delayed(ms: number): Transform {
+  let waiting = 0;
+  let ended: TransformCallback | null = null;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      waiting++;
+      setTimeout(() => {
+        this.push(chunk);
+        if (--waiting === 0 && ended) ended();
+      }, ms);
+      callback();
+    },
+    flush(callback: TransformCallback) {
+      if (waiting === 0) callback();
+      else ended = callback;
+    },
+  });
+}
+
 export interface ThrottledLink {
   url: string;
   /** Bytes delivered so far. */
@@ -46,7 +67,11 @@ export interface ThrottledLink {
 }
 
 /** A proxy on 127.0.0.1 to `targetUrl` whose answers travel at `bytesPerSecond` (each connection, or all of them when `shared`). */
-export function startThrottledLink(targetUrl: string, bytesPerSecond: number, options: { shared?: boolean } = {}): Promise<ThrottledLink> {
+export function startThrottledLink(
+  targetUrl: string,
+  bytesPerSecond: number,
+  options: { shared?: boolean; delayMs?: number } = {},
+): Promise<ThrottledLink> {
   const target = new URL(targetUrl);
   const sockets = new Set<net.Socket>();
   const shared: Clock = { due: 0 };
@@ -69,7 +94,8 @@ export function startThrottledLink(targetUrl: string, bytesPerSecond: number, op
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
     client.pipe(upstream);
-    upstream.pipe(pacer(bytesPerSecond, options.shared ? shared : { due: 0 }, sent)).pipe(client);
+    const paced = pacer(bytesPerSecond, options.shared ? shared : { due: 0 }, sent);
+    (options.delayMs ? upstream.pipe(delayed(options.delayMs)) : upstream).pipe(paced).pipe(client);
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {

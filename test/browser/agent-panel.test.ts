@@ -5,7 +5,8 @@
  * room) types a turn in its Agent panel; the agent computes a volume and loads it on the
  * executor (the oldest headset, which answers as the client does). Every socket, the page's own
  * socket read off the wire, sees the same frames in the same order, and the page's conversation
- * is the room's log: its own turn, a headset's, the agent's replies, each once.
+ * is the room's log: its own turn (credited to the page's `?name=`), a headset's, the agent's
+ * replies, each once; the status line is cleared when the reply ends.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-type Entry = { seq: number; by: string; type: string; role?: string; text?: string; op?: string };
+type Entry = { seq: number; by: string; name?: string; type: string; role?: string; text?: string; op?: string };
 
 /** The lines the page's panel shows: role, who, text. */
 const panelLines = (page: Page) =>
@@ -72,7 +73,7 @@ describe('the Agent panel beside the room', () => {
       if (!socket.url().includes('/ws/agent/')) return;
       socket.on('framereceived', (f) => typeof f.payload === 'string' && void wire.push(JSON.parse(f.payload) as Frame));
     });
-    await page.goto(`${host.baseUrl}/${viewerQuery({ specimen: 'cube', room: r, follow: true })}`);
+    await page.goto(`${host.baseUrl}/${viewerQuery({ specimen: 'cube', room: r, follow: true, extra: { name: 'Ada' } })}`);
     await page.waitForSelector('[data-testid=agent-transcript] li[data-role=agent]', { timeout: STATE_WAIT_MS });
     await waitFor(() => (wire.some((f) => f.type === 'history') ? true : undefined), 'the page’s history frame');
     await page.fill('[data-testid=agent-input]', 'compute a density and load it');
@@ -94,8 +95,13 @@ describe('the Agent panel beside the room', () => {
     // The page's conversation is the log's.
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=agent-transcript] li').length === 4, null, { timeout: STATE_WAIT_MS });
     const log = ((await (await fetch(`${host.baseUrl}/api/rooms/${r}/log`)).json()) as { entries: Entry[] }).entries;
-    const said = log.filter((e) => e.type === 'conversation').map((e) => [e.role, e.by, e.text]);
+    const said = log.filter((e) => e.type === 'conversation').map((e) => [e.role, e.name ?? e.by, e.text]);
     expect(await panelLines(page)).toEqual(said);
+    // The page's turn is its signed-out visitor's, credited to the name the page gave.
+    expect(log.find((e) => e.text === 'compute a density and load it')).toMatchObject({ by: 'anonymous', name: 'Ada' });
+    expect((await panelLines(page))[2]![1]).toBe('Ada');
+    // The reply is over: nothing says the agent is still thinking or using a tool.
+    await page.waitForFunction(() => document.querySelector('[data-testid=agent-status]')?.textContent === '', null, { timeout: STATE_WAIT_MS });
     const texts = ['hello from the headset', 'Hello, headset.', 'compute a density and load it', 'Computing. It is in every headset.'];
     expect(said.map((line) => line[2])).toEqual(texts);
     await Promise.all([executor.close(), headset.close()]);

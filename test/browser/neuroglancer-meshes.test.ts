@@ -15,7 +15,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
-import { serveNeuroglancer, type NeuroglancerPage } from '../helpers/neuroglancer-bundle.ts';
+import { serveNeuroglancer, type NeuroglancerPage } from '../../build/tools/neuroglancer/neuroglancer-bundle.ts';
 import { room as freshRoom } from '../helpers/room.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';

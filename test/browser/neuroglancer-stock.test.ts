@@ -1,5 +1,5 @@
 /**
- * A stock Neuroglancer (the npm package, unmodified, bundled by helpers/neuroglancer-bundle.ts)
+ * A stock Neuroglancer (the npm package, unmodified, bundled by build/tools/neuroglancer/neuroglancer-bundle.ts)
  * on a page of another origin opens a room by the URL of its Neuroglancer state alone
  * (`#!http://host/api/rooms/<room>/neuroglancer`): the room's 32³ volume, read from the host's
  * OME-Zarr store, is drawn in the cross-sections with its segmentation (a published labels
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Annotation, RoomScene } from '../../core/wire/scene-types.ts';
 import { volumeFrameOf, voxelCentre, type Triple } from '../../core/sdk/volume-frame.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
-import { serveNeuroglancer, type NeuroglancerPage } from '../helpers/neuroglancer-bundle.ts';
+import { serveNeuroglancer, type NeuroglancerPage } from '../../build/tools/neuroglancer/neuroglancer-bundle.ts';
 import { room as freshRoom } from '../helpers/room.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';

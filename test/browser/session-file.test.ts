@@ -7,7 +7,10 @@
  * The room also shows an array published for it and a mark: the same file taken in by a second
  * host (its own data folder, the same plugins) brings the array along, so a page following the
  * room restored there draws every layer and the mark, its stage region by region as the first
- * host's page draws it.
+ * host's page draws it. A room whose active layer is such an array (with a unit), restored
+ * from its snapshot and from its session file into rooms of other names, on the same host and on
+ * the second, lists the array in each room's catalog and draws every layer and mark region by
+ * region as the original's page does, its scale bar in the array's unit.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -154,5 +157,61 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     mine.forEach((mean, i) => mean.forEach((v, c) => expect(Math.abs(v - theirs[i]![c]!), `region ${i} channel ${c}`).toBeLessThan(12)));
     expect(await b.page.getByText('stale').count()).toBe(0);
     expect(b.errors).toEqual([]);
+  });
+
+  it('restored into rooms of other names, on this host and another, draws as the original with its units', async () => {
+    const rep = freshRoom('rep');
+    const scan = `${host.url}/api/specimens/${rep}.scan?filename=scan.npy&room=${rep}&unit=micrometer`;
+    const array = { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([8, 8, 8])) };
+    expect((await fetch(scan, array)).status).toBe(201);
+    const layers = [
+      { id: 'ball', source: { function: 'shape', params: { segments: 12 } } },
+      { id: 'scan', source: { specimen: `${rep}.scan` }, opacity: 0.5 },
+    ];
+    const put = { method: 'PUT', headers: JSON_TYPE, body: JSON.stringify({ layers, active: 'scan' }) };
+    expect((await fetch(`${host.url}/api/rooms/${rep}/scene`, put)).status).toBe(200);
+    const mark = { kind: 'point', label: 'here', points: [[2, 2, 2]] };
+    expect((await fetch(`${host.url}/api/rooms/${rep}/annotations`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(mark) })).status).toBe(201);
+    const { id } = (await (await fetch(`${host.url}/api/rooms/${rep}/snapshots`, { method: 'POST' })).json()) as { id: string };
+    const file = Uint8Array.from(Buffer.from(await (await fetch(`${host.url}/api/snapshots/${id}?format=bundle`)).arrayBuffer()));
+    const plugins = await builtFixture('browser-plugins');
+    other ??= await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', 'none', '--data-dir', tempDataDir()]);
+    expect((await fetch(`${other.url}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file })).status).toBe(201);
+    const restore = { method: 'PUT', headers: JSON_TYPE, body: JSON.stringify({ snapshot: id }) };
+    const targets = [
+      { base: host.url, room: freshRoom('rep-b') },
+      { base: other.url, room: freshRoom('rep-c') },
+    ];
+    for (const { base, room } of targets) {
+      expect((await fetch(`${base}/api/rooms/${room}/scene`, restore)).status).toBe(200);
+      const catalog = (await (await fetch(`${base}/api/specimens?room=${room}`)).json()) as { id: string }[];
+      expect(catalog.map((entry) => entry.id)).toContain(`${room}.scan`);
+    }
+
+    /** A page following `room` of `base`, once it draws every layer and the mark, with its scale bar's label. */
+    const follow = async (base: string, room: string) => {
+      const opened = await openPage(browser, contexts, `${base}/${viewerQuery({ room, follow: true })}`);
+      await drawn(opened.page, ['ball', 'scan']);
+      await marksDrawn(opened.page, 1);
+      await waitForDrawn(opened.page);
+      // Lengths in the array's unit, never the bare 'units' of a page that found no specimen.
+      await opened.page.waitForFunction(() => /\d micrometer$/.test(document.querySelector('[data-testid=scale-bar-label]')?.textContent ?? ''), null, {
+        timeout: STATE_WAIT_MS,
+      });
+      return opened;
+    };
+    const original = await follow(host.url, rep);
+    const label = await original.page.locator('[data-testid=scale-bar-label]').textContent();
+    const mine = await regions(original.page);
+    for (const { base, room } of targets) {
+      const copy = await follow(base, room);
+      expect(await copy.page.getByText('Choose a specimen').count()).toBe(0);
+      expect(await copy.page.locator('[data-testid=scale-bar-label]').textContent()).toBe(label);
+      await shot(copy.page, `session-renamed-${base === host.url ? 'same-host' : 'other-host'}`);
+      const theirs = await regions(copy.page);
+      mine.forEach((mean, i) => mean.forEach((v, c) => expect(Math.abs(v - theirs[i]![c]!), `${room}: region ${i} channel ${c}`).toBeLessThan(12)));
+      expect(copy.errors).toEqual([]);
+    }
+    expect(original.errors).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The operations options through `vitrine serve` and its environment over real HTTP:
- * VITRINE_ADMIN_TOKEN guards /metrics and cache stats (401 without, 403 wrong, JSON bodies),
+ * VITRINE_ADMIN_TOKEN guards /metrics (each plugin's version there) and cache stats (401 without,
+ * 403 wrong, JSON bodies),
  * VITRINE_CORS_ORIGIN restricts CORS (preflight 204), and /healthz and /readyz stay open.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,6 +42,18 @@ describe('vitrine serve operations options', () => {
       expect(right.status, path).toBe(200);
       await right.arrayBuffer();
     }
+    // Each plugin served, by version, bundle and signature check, with what it brings and what was refused.
+    const metrics = await (await fetch(`${host.url}/metrics`, { headers: { authorization: 'Bearer ops-secret' } })).text();
+    const { plugins } = (await (await fetch(`${host.url}/api/plugins`)).json()) as { plugins: { plugin: string; version: string; bundle: string }[] };
+    expect(plugins.length).toBeGreaterThan(0);
+    for (const plugin of plugins) {
+      const info = `vitrine_plugin_info{plugin="${plugin.plugin}",version="${plugin.version}",bundle="${plugin.bundle.slice(0, 12)}",signature="unsigned"} 1`;
+      expect(metrics).toContain(info);
+      expect(metrics).toContain(`vitrine_plugin_versions_kept{plugin="${plugin.plugin}"} 1`);
+      expect(metrics).toContain(`vitrine_plugin_problems{plugin="${plugin.plugin}"} 0`);
+      expect(metrics).toMatch(new RegExp(`vitrine_plugin_functions\\{plugin="${plugin.plugin}",what="functions"\\} [1-9]`));
+    }
+    expect(metrics).toContain('# TYPE vitrine_federation_worker_specimens gauge');
     expect((await fetch(`${host.url}/api/specimens/`)).status).toBe(200);
 
     const preflight = await fetch(`${host.url}/api/specimens/dyn-square/data`, {

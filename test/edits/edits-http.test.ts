@@ -4,7 +4,7 @@
  * that changes nothing, a bad field is a 400 naming it, a layer that is not labels a 409; undo
  * and redo are new edits (409 naming the later edit in the way), the list shows `undone_by`,
  * and any version answers as `/data` does: version 0 is the base result's bytes, undoing every
- * edit gives them back exactly.
+ * edit gives them back exactly; a version is a result held by its id (summary, OME-Zarr).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -65,6 +65,14 @@ describe('edits of a labels layer', () => {
     const after = await labels('?version=1');
     expect(Array.from(after.volume.data)).toEqual(Array.from(base.volume.data, (v) => (v === 200 ? 100 : v)));
     expect(after.resultId).not.toBe(base.resultId);
+    // The version is a result the host holds: found by its id, as a summary and as OME-Zarr v0.4 and v0.5 labels.
+    const summary = await fetch(`${url}/api/results/${after.resultId}`);
+    expect(summary.status).toBe(200);
+    expect(await summary.json()).toMatchObject({ type: 'volume', dtype: 'uint16' });
+    const zattrs = await fetch(`${url}/api/results/${after.resultId}.zarr/.zattrs`);
+    expect(zattrs.status).toBe(200);
+    expect(await zattrs.json()).toHaveProperty('image-label');
+    expect((await fetch(`${url}/api/results/${after.resultId}.ome.zarr/zarr.json`)).status).toBe(200);
     const log = await (await fetch(`${url}/api/rooms/${r}/log?since=${Number(merged.body.seq) - 1}`)).json();
     expect(log.entries[0]).toMatchObject({ seq: merged.body.seq, type: 'labels.edit', layer: 'seg', version: 1, by: 'anonymous', edit: { op: 'merge' } });
   });

@@ -42,7 +42,7 @@ export function handModel(): HandModel {
           request: { ...request, messages: structuredClone([...request.messages]) },
           reply: (text = '', calls = []) => {
             if (text) request.onText(text);
-            resolve({ text, calls, usage: { input: 1, output: 1 } });
+            resolve({ text, calls, usage: { input: 1, output: 1 }, bytesSent: JSON.stringify(request.messages).length });
           },
           fail: reject,
         });
@@ -77,6 +77,7 @@ export function keptMember(clientId: number, user = 'anonymous'): KeptMember {
     clientId,
     peer: { id: `peer-${clientId}`, name: `p${clientId}`, kind: 'headset', user, since: 0, client_id: clientId } as AgentMember['peer'],
     identity: null,
+    readOnly: null,
     baseUrl: 'http://127.0.0.1:1',
     frames,
     // As the wire would carry it: a copy of the frame when sent, not what its objects become later.
@@ -96,6 +97,7 @@ export function memoryAgentRooms(model: AgentModel | null, tools: AgentTools = h
     log,
     figures: new AgentFigures(),
     maxConversations,
-    parts: { model, tools, turnTimeoutMs: 120_000, voice: () => null, fault: () => {} },
+    // Every person may write: the rooms' rights are not what these tests are about.
+    parts: { model, tools, turnTimeoutMs: 120_000, voice: () => null, fault: () => {}, maxQueued: 8, contextBytes: 1 << 20, right: async () => null },
   });
 }

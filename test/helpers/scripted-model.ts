@@ -15,7 +15,8 @@ export type Provider = 'anthropic' | 'openai';
 /** One answer: text pieces streamed in order, then tool calls; or an error status with its message. */
 export interface ScriptedReply {
   text?: string[];
-  calls?: { name: string; args: Record<string, unknown> }[];
+  /** Tool calls; `raw` is written as the arguments in place of `args` as JSON (arguments that do not parse). */
+  calls?: { name: string; args: Record<string, unknown>; raw?: string }[];
   status?: number;
   error?: string;
   /** Resolves when the answer may start (a test holds a turn running). */
@@ -137,7 +138,7 @@ function streamAnthropic(res: Events, reply: ScriptedReply, n: number): void {
   for (const [k, call] of (reply.calls ?? []).entries()) {
     const block = { type: 'tool_use', id: `toolu_${n}_${k}`, name: call.name, input: {} };
     sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: block });
-    const json = JSON.stringify(call.args);
+    const json = call.raw ?? JSON.stringify(call.args);
     // Split, as the API streams a tool's input in pieces.
     for (const piece of [json.slice(0, Math.ceil(json.length / 2)), json.slice(Math.ceil(json.length / 2))]) {
       if (piece) sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
@@ -162,7 +163,7 @@ function streamOpenai(res: Events, reply: ScriptedReply, n: number): void {
   for (const piece of reply.text ?? []) sse(res, null, chunk({ content: piece }));
   for (const [k, call] of (reply.calls ?? []).entries()) {
     sse(res, null, chunk({ tool_calls: [{ index: k, id: `call_${n}_${k}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    sse(res, null, chunk({ tool_calls: [{ index: k, function: { arguments: JSON.stringify(call.args) } }] }));
+    sse(res, null, chunk({ tool_calls: [{ index: k, function: { arguments: call.raw ?? JSON.stringify(call.args) } }] }));
   }
   sse(res, null, chunk({}, reply.calls?.length ? 'tool_calls' : 'stop'));
   const usage = { prompt_tokens: 100 + n, completion_tokens: 10 + n, total_tokens: 110 + 2 * n };

@@ -97,7 +97,12 @@ describe('--max-delivery-bytes', () => {
   });
 
   it('estimates a compact label by its box and a scattered one by its voxels', () => {
-    const index = (count: number, box: number[]): LabelIndex => ({ ids: new Uint32Array([1]), counts: new Float64Array([count]), boxes: new Uint32Array(box) });
+    const index = (count: number, box: number[]): LabelIndex => ({
+      ids: new Uint32Array([1]),
+      counts: new Float64Array([count]),
+      boxes: new Uint32Array(box),
+      faces: new Float64Array([0]),
+    });
     // A 100³ cube: its box's 60,000 faces, not six per voxel.
     expect(surfaceFaces(index(1_000_000, [0, 0, 0, 99, 99, 99]))).toBe(60_000);
     // 32 voxels spread through a 128³ volume: at most their own 192 faces, not the volume's box.

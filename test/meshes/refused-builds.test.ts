@@ -1,8 +1,8 @@
 /**
  * A level set whose build would hold more memory than the host's budget leaves it (half of
- * `--cache-max-bytes`) is refused before anything is made, from its triangles counted first
- * (surface nets make two a face, so the count is exact), and the refusal is kept: the next ask
- * answers it at once without counting again.
+ * `--cache-max-bytes`) is refused before anything is made or sent to a thread, from its
+ * triangles as the label index counts them (its faces: surface nets make two triangles a face,
+ * so the count is exact), and the refusal is kept: the next ask answers it at once.
  */
 import { describe, expect, it } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
@@ -10,7 +10,6 @@ import { MeshLods, type LodSubject } from '../../core/meshes/mesh-lods.ts';
 import { labelSource, voxelTransform } from '../../core/meshes/lod-sources.ts';
 import { runAssembleTask, runLodsTask } from '../../core/meshes/run-lods-task.ts';
 import { buildBytes } from '../../core/meshes/build-bytes.ts';
-import { segmentFaces } from '../../core/labels/segment-faces.ts';
 import { buildLabelIndex } from '../../core/labels/label-index.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 
@@ -29,17 +28,21 @@ function volume(): Extract<StoredResult, { type: 'volume' }> {
 }
 
 describe('a level set too large for the memory budget', () => {
-  it('counts a segment surface\'s triangles exactly before making it', () => {
+  it('has each segment surface\'s triangles counted exactly by the label index', () => {
     const labels = volume();
     const index = buildLabelIndex(labels.data as Uint8Array, labels.shape);
+    expect(Array.from(index.ids)).toEqual([4, 9]);
     for (const [k, id] of index.ids.entries()) {
-      const box = index.boxes.subarray(k * 6, k * 6 + 6);
-      const made = labelSource(labels, id, box).indices.length / 3;
-      expect(2 * segmentFaces(labels.data as Uint8Array, labels.shape, id, box)).toBe(made);
+      const made = labelSource(labels, id, index.boxes.subarray(k * 6, k * 6 + 6)).indices.length / 3;
+      expect(made).toBeGreaterThan(0);
+      expect(2 * index.faces[k]!).toBe(made);
     }
+    // Ids too large to count in arrays by id are counted alike.
+    const wide = Uint32Array.from(labels.data as Uint8Array, (v) => (v === 0 ? 0 : v + 100_000));
+    expect(Array.from(buildLabelIndex(wide, labels.shape).faces)).toEqual(Array.from(index.faces));
   });
 
-  it('is refused at once, and the refusal answered again without counting again', async () => {
+  it('is refused before any thread is asked, and the refusal answered again at once', async () => {
     const labels = volume();
     const index = buildLabelIndex(labels.data as Uint8Array, labels.shape);
     const k = index.ids.indexOf(4);
@@ -62,9 +65,10 @@ describe('a level set too large for the memory budget', () => {
     expect(first).toMatchObject({ code: 'SPC_ERR_MESH_LEVELS_TOO_LARGE', statusCode: 413 });
     expect((first as Error).message).toContain(`${triangles} triangles`);
     await expect(meshes.segment(subject, 4)).rejects.toBe(first);
-    expect(runs).toBe(1);
+    expect(runs).toBe(0);
     // A smaller segment of the same volume fits, and is built.
     const small = await meshes.segment(subject, 9);
     expect(small.triangles[0]).toBeGreaterThan(0);
+    expect(runs).toBe(1);
   });
 });

@@ -32,6 +32,8 @@ const NOT_ROOM = new Set([
   'GET /mcp', 'DELETE /mcp', 'GET /healthz', 'GET /readyz', 'GET /client.js', 'PUT /api/rooms/:room_id/access',
   // A session file taken in, the plugins deployed: no room is named.
   'POST /api/snapshots', 'GET /api/plugins',
+  // The names of the places the host reads images from: the host's, not a room's.
+  'GET /api/remotes',
   // A result's levels of detail, a route per kind of key: named by the result, not by a room.
   ...['info', 'segments.json', 'zarr.json', 'coarse/:k', ':segment', ':segment.index', ':segment.json', ':segment/:level', ':segment/:level.json',
     ':segment/:level/:fragment.glb'].map((key) => `GET /api/results/:store|:id/meshes/${key}`),

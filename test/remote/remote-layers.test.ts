@@ -1,13 +1,15 @@
 /**
  * A remote specimen is a specimen like any other once published: the catalog lists it, a
  * room's layer shows it (its values read in place, the same as the remote's), the room's
- * picture draws it, and removing it takes it out of the catalog.
+ * picture draws it, and removing it takes it out of the catalog. Agents publish one with the
+ * MCP tool `publish_remote`, held to the same rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as zarr from 'zarrita';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { fileTestApp, room } from '../helpers/create-test-app.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { connectMcp, type ToolAnswer } from '../helpers/mcp-client.ts';
 import { samplesOf, startRemoteServer, writeV05, type RemoteServer } from '../helpers/zarr-remote.ts';
 
 let remote: RemoteServer;
@@ -49,5 +51,22 @@ describe('a remote specimen in rooms', () => {
     const gone = await host.app.inject({ method: 'DELETE', url: '/api/specimens/cells' });
     expect(gone.statusCode).toBe(204);
     expect((await host.app.inject({ method: 'GET', url: '/api/specimens/cells/data' })).statusCode).toBe(404);
+  });
+});
+
+describe('publish_remote (MCP)', () => {
+  it('publishes in place, and refuses what lies outside the remotes', async () => {
+    const client = await connectMcp(host.url);
+    try {
+      const ok = (await client.callTool({ name: 'publish_remote', arguments: { id: 'agent-cells', remote: 'lab/cells.ome.zarr' } })) as ToolAnswer;
+      expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
+      expect(ok.structuredContent).toMatchObject({ replaced: false, specimen: { shape: [8, 16, 12], dtype: 'uint16', levels: [[8, 16, 12]] } });
+      expect((await host.app.inject({ method: 'GET', url: '/api/specimens/agent-cells/data?format=npy' })).statusCode).toBe(200);
+      const refused = (await client.callTool({ name: 'publish_remote', arguments: { id: 'agent-x', remote: 'lab/../etc' } })) as ToolAnswer;
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]!.text).toMatch(/^400: .*not allowed/);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
  * in one bash (with -e and pipefail, so any step that fails fails the test) from the checkout,
  * with only the lab's folder and ports given through the variables the page reads. It starts a
  * real Redis, Swift with its S3 layer, memcached, two front-end hosts, a worker and two nginx,
- * and ends by reading one result through both hosts' caches. Whatever it started is stopped by
+ * and ends by reading one result through both hosts' caches, with the headers the host gave it
+ * (its id, provenance and levels of detail), and a notebook's segment level through nginx. Whatever it started is stopped by
  * its own last step, and its process group is killed if a step failed before it.
  */
 import { spawn } from 'node:child_process';
@@ -42,6 +43,12 @@ describe('the lab walkthrough', () => {
       expect(output).toMatch(/bucket vitrine-results is ready/);
       expect(output).toMatch(/x-blob-id: [0-9a-f]{16,}/i);
       expect(output).toMatch(/x-cache-status: (MISS|HIT)/i);
+      // What the host said of the result reaches the client through nginx with the cached bytes.
+      expect(output).toMatch(/^x-result-id: [0-9a-f]{64}\r?$/im);
+      expect(output).toMatch(/^vitrine-provenance: scalar-volumes@\S+; bundle=[0-9a-f]{12}\r?$/im);
+      expect(output).toMatch(/^vitrine-mesh-levels: \/api\/results\/[0-9a-f]{64}\/meshes\/\r?$/im);
+      // A notebook through nginx gets a segment's level of detail.
+      expect(Number(/segment 1 at level 0 through nginx: (\d+) triangles/.exec(output)?.[1])).toBeGreaterThan(0);
       const bytes = Number(/the same (\d+) bytes through both hosts/.exec(output)?.[1]);
       expect(bytes).toBeGreaterThan(64 ** 3);
       // The front ends computed nothing (--compute 0): the worker did, and neither host erred.

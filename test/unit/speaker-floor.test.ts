@@ -11,6 +11,7 @@ import type { AgentMember } from '../../core/agent/agent-member.ts';
 import { decodeBinary, type BinaryFrame } from '../../core/agent/binary-frame.ts';
 import { SentenceChunks } from '../../core/agent/voice/sentence-chunks.ts';
 import { VoiceRoom } from '../../core/agent/voice/voice-room.ts';
+import { SpeechFault } from '../../core/agent/voice/speech-services.ts';
 import type { VoiceHost } from '../../core/agent/voice/voice-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -37,6 +38,7 @@ function member(clientId: number): AgentMember & { sent: object[] } {
     clientId,
     peer: { id: `p${clientId}`, name: 'x', kind: 'headset', user: 'anonymous', since: 0 },
     identity: null,
+    readOnly: null,
     baseUrl: 'http://x',
     send: (frame) => void sent.push(frame),
     sendBytes: () => {},
@@ -64,7 +66,8 @@ describe('the speaker floor', () => {
   it('turns the words of a holder that leaves into a turn, and names a transcription that failed', async () => {
     const { host, heard, turns } = recordingRoom();
     let fail = false;
-    const voice = new VoiceRoom(host, { transcribe: async () => (fail ? Promise.reject(new Error('answered 500')) : 'left talking') }, null);
+    const refusal = new SpeechFault('speech to text answered 500');
+    const voice = new VoiceRoom(host, { transcribe: async () => (fail ? Promise.reject(refusal) : 'left talking') }, null);
     const a = member(0);
     voice.bind(a);
     voice.audio(a, audio(1));
@@ -77,7 +80,7 @@ describe('the speaker floor', () => {
     voice.audio(b, audio(1));
     voice.unbind(b);
     await waitFor(() => (b.sent.length > 0 ? true : undefined), 'the error');
-    expect(b.sent).toEqual([{ type: 'error', message: 'speech to text failed: answered 500' }]);
+    expect(b.sent).toEqual([{ type: 'error', message: 'speech to text answered 500' }]);
     expect(heard.at(-1)).toEqual({ type: 'speaker_released' });
   });
 

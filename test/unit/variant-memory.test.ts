@@ -6,6 +6,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import { DeliveryVariants } from '../../core/delivery/delivery-variants.ts';
+import { LabelIndexes } from '../../core/delivery/label-indexes.ts';
+import { VariantKeeper } from '../../core/delivery/variant-keeper.ts';
+import { VariantWork } from '../../core/delivery/variant-work.ts';
 import { collector } from '../../core/memory/idle-gc.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
@@ -65,7 +68,9 @@ describe('variant memory', () => {
       // Room for the volume and three windowed copies of it.
       const budget = new ResultBudget<StoredResult>(bytes * 4, resultByteLength);
       budget.hold(volume, 'room:a', () => {});
-      const variants = new DeliveryVariants(deliveryTaskRunner(pools.encode), budget);
+      const work = new VariantWork(deliveryTaskRunner(pools.encode));
+      const keeper = new VariantKeeper(budget);
+      const variants = new DeliveryVariants({ work, keeper, labels: new LabelIndexes(work, keeper), levels: null });
       const refs: WeakRef<object>[] = [];
       for (let i = 0; i < 80; i++) {
         const shaped = await variants.shaped(volume, { window: [-1 + i / 1000, 1] });

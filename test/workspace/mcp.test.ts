@@ -30,6 +30,7 @@ const TOOLS = [
   'merge_segments',
   'paint_labels',
   'publish_from_upload',
+  'publish_remote',
   'remove_annotation',
   'remove_layer',
   'remove_specimen',

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/wire/scene-types.ts';
 import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
-import { readTar } from '../../core/formats/tar/read-tar.ts';
+import { tarEntries } from '../helpers/tar-entries.ts';
 import { writeTar } from '../../core/formats/tar/write-tar.ts';
 import { MAX_SESSION_BYTES } from '../../core/snapshots/session-layout.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
@@ -168,7 +168,7 @@ describe('a session file', () => {
 
   it('is refused (400 naming it) when a byte of a result changed', async () => {
     const file = Buffer.from(taken.file);
-    const entry = readTar(file).find((e) => e.name.startsWith('results/'))!;
+    const entry = (await tarEntries(file)).find((e) => e.name.startsWith('results/'))!;
     entry.data[entry.data.length - 1]! ^= 0xff;
     const answer = await post(urls.memory, file, 'application/octet-stream');
     expect(answer.status).toBe(400);
@@ -179,7 +179,7 @@ describe('a session file', () => {
 
   it('is refused (400) when its document changed', async () => {
     const file = Buffer.from(taken.file);
-    const entry = readTar(file).find((e) => e.name === 'snapshot.json')!;
+    const entry = (await tarEntries(file)).find((e) => e.name === 'snapshot.json')!;
     entry.data[1] = 0x20;
     const body = (await (await post(urls.memory, file)).json()) as { code: string; detail: string };
     expect(body).toMatchObject({ status_code: 400, code: 'SPC_ERR_SESSION_MISMATCH' });

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
-import { readTar } from '../../core/formats/tar/read-tar.ts';
+import { tarEntries } from '../helpers/tar-entries.ts';
 import { writeTar } from '../../core/formats/tar/write-tar.ts';
 import type { SnapshotCreated } from '../../core/wire/scene-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
@@ -55,8 +55,8 @@ async function scanThere(): Promise<string> {
 }
 
 describe('a session file of a room made from a published array', () => {
-  it('carries the array: its header, then its file', () => {
-    const entry = readTar(file).find((e) => e.name === 'specimens/0')!;
+  it('carries the array: its header, then its file', async () => {
+    const entry = (await tarEntries(file)).find((e) => e.name === 'specimens/0')!;
     const newline = entry.data.indexOf(0x0a);
     const header = JSON.parse(Buffer.from(entry.data.subarray(0, newline)).toString('utf8')) as Record<string, unknown>;
     expect(header).toMatchObject({ id: `${r}.scan`, room: r, sha: createHash('sha256').update(array).digest('hex') });
@@ -65,7 +65,7 @@ describe('a session file of a room made from a published array', () => {
 
   it('is refused (400 naming the entry) when a byte of the array changed', async () => {
     const changed = Buffer.from(file);
-    const entry = readTar(changed).find((e) => e.name === 'specimens/0')!;
+    const entry = (await tarEntries(changed)).find((e) => e.name === 'specimens/0')!;
     entry.data[entry.data.length - 1]! ^= 0xff;
     const body = (await (await post(changed)).json()) as { code: string; detail: string };
     expect(body).toMatchObject({ status_code: 400, code: 'SPC_ERR_SESSION_MISMATCH' });
@@ -74,7 +74,7 @@ describe('a session file of a room made from a published array', () => {
 
   it('is refused (400) when it carries a specimen no layer names', async () => {
     const changed = Buffer.from(file);
-    const entry = readTar(changed).find((e) => e.name === 'specimens/0')!;
+    const entry = (await tarEntries(changed)).find((e) => e.name === 'specimens/0')!;
     const at = Buffer.from(entry.data).indexOf(`"${r}.scan"`);
     entry.data.set(Buffer.from(`"${r}.scab"`), at);
     const body = (await (await post(changed)).json()) as { code: string; detail: string };
@@ -83,7 +83,7 @@ describe('a session file of a room made from a published array', () => {
   });
 
   it('is taken in as before when written without it, and brings the array along with it', async () => {
-    const older = writeTar(readTar(file).filter((e) => !e.name.startsWith('specimens/')).map((e) => ({ name: e.name, data: [e.data] })));
+    const older = writeTar((await tarEntries(file)).filter((e) => !e.name.startsWith('specimens/')).map((e) => ({ name: e.name, data: [e.data] })));
     expect((await post(Buffer.concat(older.chunks))).status).toBe(201);
     expect(await scanThere()).toBe('unavailable');
 

@@ -62,7 +62,7 @@ export class AgentPanel {
     );
   }
 
-  /** The lines shown, `role: text` (`by` for a person's turn), oldest first. */
+  /** The lines shown, `role: text` (`by`: who the line credits, a person's name), oldest first. */
   get lines(): { role: string; by: string; text: string }[] {
     const read = (li: Element, name: string) => li.getAttribute(name) ?? '';
     return [...this.#list.children].map((li) => ({ role: read(li, 'data-role'), by: read(li, 'data-by'), text: read(li, 'data-text') }));
@@ -84,9 +84,14 @@ export class AgentPanel {
     }
     if (entry.op === 'end') return replaceChildren(this.#list);
     if (!entry.role || entry.text === undefined) return;
-    if (entry.role === 'agent') this.#endLive();
-    const who = entry.role === 'agent' ? 'Agent' : entry.by;
-    const line = h('li', { class: `agent-line ${entry.role}`, 'data-role': entry.role, 'data-by': entry.by, 'data-text': entry.text });
+    if (entry.role === 'agent') {
+      // The reply is over: what was said of it while it ran (thinking, a tool in use) is over too.
+      this.#endLive();
+      this.#status.textContent = '';
+    }
+    const who = entry.role === 'agent' ? 'Agent' : (entry.name ?? entry.by);
+    const by = entry.name ?? entry.by;
+    const line = h('li', { class: `agent-line ${entry.role}`, 'data-role': entry.role, 'data-by': by, 'data-text': entry.text });
     line.append(h('b', {}, who));
     line.append(' ', entry.text);
     this.#list.append(line);
@@ -107,6 +112,7 @@ export class AgentPanel {
         this.#live.textContent = (this.#live.textContent || 'Agent: ') + frame.text;
         return;
       case 'agent_text_done':
+        this.#status.textContent = '';
         return;
       case 'status':
         this.#status.textContent = frame.text === 'thinking' ? 'The agent is thinking…' : frame.text;

@@ -2,7 +2,8 @@
  * @module layer-list
  * The page's layer list (the inspector's "Layers" section): the room's layers, top first as
  * napari lists them, one row each (layer-row.ts), and a way to add one: a specimen or function
- * of the catalog, or what the page shows now with its parameters. It only reports what the
+ * of the catalog, an image of one of the host's remotes (its path typed in), or what the page
+ * shows now with its parameters. It only reports what the
  * user does; room-scene.ts turns that into requests and shows what the room says.
  */
 import type { LayerSource } from '../../core/wire/scene-types.ts';
@@ -14,6 +15,8 @@ import { LayerRow, type LayerRowActions, type LayerRowState } from './layer-row.
 export interface LayerListActions extends LayerRowActions {
   /** Add a layer from this source. */
   add(source: LayerSource): void;
+  /** Add the image `NAME/path` of one of the host's remotes, read in place. */
+  addRemote(remote: string): void;
   /** Add what the page shows now (its specimen or function with the panel's values). */
   addCurrent(): void;
 }
@@ -23,6 +26,16 @@ export class LayerList {
   readonly #list = h('ol', { class: 'layer-list', 'data-testid': 'layer-list' });
   readonly #note = h('p', { class: 'layer-note' });
   readonly #picker = h('select', { class: 'select small', 'aria-label': 'layer to add', 'data-testid': 'add-layer-source' });
+  readonly #remotePath = h('input', {
+    class: 'input small',
+    type: 'text',
+    'aria-label': 'path of the image on the remote',
+    placeholder: 'path/to/image.ome.zarr',
+    'data-testid': 'add-remote-path',
+    hidden: '',
+  }) as HTMLInputElement;
+  #remotes: string[] = [];
+  #catalog: [CatalogEntry[], FunctionInfo[]] = [[], []];
   readonly #head = h('div', { class: 'section-head' }, h('h3', {}, 'Layers'));
   readonly #addForm: HTMLElement;
   readonly #rows = new Map<string, LayerRow>();
@@ -41,7 +54,8 @@ export class LayerList {
     );
     const addTitle = 'Add what the page shows now, with its parameters, as a layer';
     const addCurrent = smallButton('Add current', addTitle, 'add-current-layer', () => actions.addCurrent());
-    this.#addForm = h('div', { class: 'layer-add' }, this.#picker, addButton, addCurrent);
+    this.#picker.addEventListener('change', () => (this.#remotePath.hidden = !this.#picker.value.startsWith('remote:')));
+    this.#addForm = h('div', { class: 'layer-add' }, this.#picker, this.#remotePath, addButton, addCurrent);
     this.element = h('section', { class: 'section layers', 'data-testid': 'layers' }, this.#head, this.#list, this.#note, this.#addForm);
   }
 
@@ -78,6 +92,7 @@ export class LayerList {
 
   /** What the add picker offers: the catalog's specimens and the functions no specimen shows. */
   setCatalog(entries: CatalogEntry[], functions: FunctionInfo[]): void {
+    this.#catalog = [entries, functions];
     this.#served = servedVersions(functions);
     this.#functions = functions;
     if (this.#last) this.show(...this.#last);
@@ -89,13 +104,28 @@ export class LayerList {
     const shown = new Set(entries.map((entry) => entry.function_name));
     const free = functions.filter((fn) => !shown.has(fn.name));
     const fns = h('optgroup', { label: 'Functions' }, ...free.map((fn) => h('option', { value: `function:${fn.name}` }, `${fn.name}()`)));
-    replaceChildren(this.#picker, specimens, free.length > 0 ? fns : null);
+    const offered = this.#remotes.map((name) => h('option', { value: `remote:${name}` }, `${name}/…`));
+    const remotes = h('optgroup', { label: 'Remotes' }, ...offered);
+    replaceChildren(this.#picker, specimens, free.length > 0 ? fns : null, this.#remotes.length > 0 ? remotes : null);
+    this.#remotePath.hidden = !this.#picker.value.startsWith('remote:');
+  }
+
+  /** The host's remotes (their names) the picker offers, each with a path to type. */
+  setRemotes(names: string[]): void {
+    this.#remotes = names;
+    this.setCatalog(...this.#catalog);
   }
 
   #addPicked(): void {
     const [kind, ...rest] = this.#picker.value.split(':');
     const name = rest.join(':');
     if (!name) return;
+    if (kind === 'remote') {
+      const path = this.#remotePath.value.trim().replace(/^\/+/, '');
+      if (path) this.#actions.addRemote(`${name}/${path}`);
+      else this.#remotePath.focus();
+      return;
+    }
     this.#actions.add(kind === 'function' ? { function: name, params: {} } : { specimen: name, params: {} });
   }
 }

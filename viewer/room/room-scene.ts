@@ -92,6 +92,10 @@ export class RoomSceneView {
       select: (id) => this.#select(id),
       retarget: (id, offer) => this.#actions.retarget(id, offer),
       add: (source) => this.#add(source),
+      addRemote: (remote) => {
+        if (this.#options.room() === null) this.#options.follow();
+        this.#actions.addRemote(remote);
+      },
       addCurrent: () => {
         const source = options.current();
         if (source) this.#add(source);

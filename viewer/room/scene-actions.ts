@@ -9,6 +9,7 @@
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { describeError } from '../panels/request-failure.ts';
+import { addRemoteLayer } from './remote-layer.ts';
 import type { VersionOffer } from './version-offers.ts';
 
 /** A layer as a `PUT` of the scene carries it: everything but the result the host sets. */
@@ -36,6 +37,11 @@ export class SceneActions {
 
   add(source: LayerSource): void {
     this.#run('The layer could not be added', (client, room) => client.scene(room).add({ source }));
+  }
+
+  /** Publishes the image `remote` (`NAME/path`) of one of the host's remotes in place and adds it. */
+  addRemote(remote: string): void {
+    this.#run('The remote image could not be added', (client, room) => addRemoteLayer(client, room, remote));
   }
 
   remove(id: string): void {

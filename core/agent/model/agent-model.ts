@@ -22,6 +22,8 @@ export interface ModelToolCall {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** Why the arguments the model wrote could not be read as an object (they are then `{}` and the call is not run). */
+  unparsed?: string;
 }
 
 /** What a tool call answered, handed back to the model. */
@@ -48,6 +50,8 @@ export interface ModelStep {
   text: string;
   calls: ModelToolCall[];
   usage: ModelUsage;
+  /** Bytes of the request sent to the provider for this step. */
+  bytesSent: number;
 }
 
 export interface ModelRequest {

@@ -11,7 +11,6 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { loadOnce } from '../../loading/load-once.ts';
 import type { ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
 import { ReplyParts } from './reply-parts.ts';
-import type { Base64 } from './picture-body.ts';
 import { ProviderModel, type ClientOptions, type ProviderSettings } from './provider-model.ts';
 
 /** Longest reply one step may write. */
@@ -19,15 +18,15 @@ const MAX_TOKENS = 4096;
 
 const loadSdk = loadOnce(async () => (await import('@anthropic-ai/sdk')).default);
 
-function partBlock(part: ModelPart, base64: Base64): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
+function partBlock(part: ModelPart): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text || ' ' };
   const media = (part.mime === 'image/png' ? 'image/png' : 'image/jpeg') as 'image/png' | 'image/jpeg';
-  return { type: 'image', source: { type: 'base64', media_type: media, data: base64(part.data) } };
+  return { type: 'image', source: { type: 'base64', media_type: media, data: part.data.toString('base64') } };
 }
 
 /** The conversation in the Messages API's shapes (tool results are the user's turn there). */
-function anthropicMessages(messages: readonly ModelMessage[], base64: Base64): Anthropic.MessageParam[] {
-  const block = (part: ModelPart) => partBlock(part, base64);
+function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.MessageParam[] {
+  const block = (part: ModelPart) => partBlock(part);
   return messages.map((message): Anthropic.MessageParam => {
     if (message.role === 'user') return { role: 'user', content: message.parts.map(block) };
     if (message.role === 'assistant') {
@@ -50,7 +49,7 @@ function anthropicMessages(messages: readonly ModelMessage[], base64: Base64): A
  * together from their pieces, the tokens counted. (The library's message-stream helper would also
  * build a snapshot of the whole message at every event and parse a tool's input at every piece.)
  */
-async function readReply(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, onText: (delta: string) => void): Promise<ModelStep> {
+async function readReply(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, onText: (delta: string) => void): Promise<Omit<ModelStep, 'bytesSent'>> {
   const reply = new ReplyParts(onText);
   for await (const event of events) {
     if (event.type === 'content_block_delta') {
@@ -76,13 +75,13 @@ export class AnthropicModel extends ProviderModel<Anthropic> {
     return new Sdk({ ...(key !== undefined ? { apiKey: key } : {}), ...options });
   }
 
-  protected async reply(client: Anthropic, request: ModelRequest, base64: Base64): Promise<ModelStep> {
+  protected async reply(client: Anthropic, request: ModelRequest): Promise<Omit<ModelStep, 'bytesSent'>> {
     const stream = await client.messages.create(
       {
         model: this.name,
         max_tokens: MAX_TOKENS,
         system: request.system,
-        messages: anthropicMessages(request.messages, base64),
+        messages: anthropicMessages(request.messages),
         tools: request.tools.map((tool) => ({
           name: tool.name,
           description: tool.description,

@@ -11,7 +11,6 @@ import type OpenAI from 'openai';
 import { loadOnce } from '../../loading/load-once.ts';
 import type { ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
 import { ReplyParts } from './reply-parts.ts';
-import type { Base64 } from './picture-body.ts';
 import { ProviderModel, type ClientOptions, type ProviderSettings } from './provider-model.ts';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -19,22 +18,22 @@ type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
 const loadSdk = loadOnce(async () => (await import('openai')).default);
 
-function contentPart(part: ModelPart, base64: Base64): ContentPart {
+function contentPart(part: ModelPart): ContentPart {
   if (part.type === 'text') return { type: 'text', text: part.text };
-  return { type: 'image_url', image_url: { url: `data:${part.mime};base64,${base64(part.data)}` } };
+  return { type: 'image_url', image_url: { url: `data:${part.mime};base64,${part.data.toString('base64')}` } };
 }
 
-function userContent(parts: readonly ModelPart[], base64: Base64): string | ContentPart[] {
+function userContent(parts: readonly ModelPart[]): string | ContentPart[] {
   return parts.every((part) => part.type === 'text')
     ? parts.map((part) => (part as { text: string }).text).join('\n')
-    : parts.map((part) => contentPart(part, base64));
+    : parts.map((part) => contentPart(part));
 }
 
 /** The conversation in chat-completions shapes. */
-function openaiMessages(system: string, messages: readonly ModelMessage[], base64: Base64): Message[] {
+function openaiMessages(system: string, messages: readonly ModelMessage[]): Message[] {
   const out: Message[] = [{ role: 'system', content: system }];
   for (const message of messages) {
-    if (message.role === 'user') out.push({ role: 'user', content: userContent(message.parts, base64) });
+    if (message.role === 'user') out.push({ role: 'user', content: userContent(message.parts) });
     else if (message.role === 'assistant') {
       const calls = message.calls.map((call) => ({
         id: call.id,
@@ -51,7 +50,7 @@ function openaiMessages(system: string, messages: readonly ModelMessage[], base6
         const said = [...text, ...(images.length > 0 ? ['(the picture follows)'] : [])].join('\n') || '(nothing)';
         out.push({ role: 'tool', tool_call_id: result.id, content: result.isError ? `error: ${said}` : said });
       }
-      const shown = pictures.map((part) => contentPart(part, base64));
+      const shown = pictures.map((part) => contentPart(part));
       if (shown.length > 0) out.push({ role: 'user', content: [{ type: 'text', text: 'The picture the tool answered:' }, ...shown] });
     }
   }
@@ -70,11 +69,11 @@ export class OpenAiModel extends ProviderModel<OpenAI> {
     return new Sdk({ ...auth, ...options });
   }
 
-  protected async reply(client: OpenAI, request: ModelRequest, base64: Base64): Promise<ModelStep> {
+  protected async reply(client: OpenAI, request: ModelRequest): Promise<Omit<ModelStep, 'bytesSent'>> {
     const stream = await client.chat.completions.create(
       {
         model: this.name,
-        messages: openaiMessages(request.system, request.messages, base64),
+        messages: openaiMessages(request.system, request.messages),
         tools: request.tools.map((tool) => ({
           type: 'function' as const,
           function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },

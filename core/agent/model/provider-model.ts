@@ -3,11 +3,12 @@
  * What both client libraries share: the model's name, the base URL (`--agent-url`, else the
  * library's own), the key from the provider's environment variable (read once, kept nowhere
  * else), no retries (a refusal reaches the room at once, in the provider's words) and the turn's
- * time limit, one client made by the first step and sending pictures through {@link pictureFetch},
- * and a failure turned into the provider's words with every key taken out.
+ * time limit, one client made by the first step, and a failure turned into the provider's words
+ * with every key taken out. Each step's request goes out by the library's own path; the `fetch`
+ * it is given only counts the bytes of the body it sends (for `/metrics`), changing nothing.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AgentModel, ModelRequest, ModelStep } from './agent-model.ts';
-import { pictureFetch, PictureSlots, type Base64 } from './picture-body.ts';
 import { providerRedactor, providerRefusal } from './provider-refusal.ts';
 
 export interface ProviderSettings {
@@ -25,6 +26,24 @@ export interface ClientOptions {
   fetch: typeof fetch;
 }
 
+/** The bytes sent by the step under way, wherever the library's call leads. */
+const sending = new AsyncLocalStorage<{ bytes: number }>();
+
+/** Bytes of a request body as the libraries hand it to fetch (a JSON string, or bytes). */
+function bodyBytes(body: BodyInit | null | undefined): number {
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return body.byteLength;
+  if (body instanceof Blob) return body.size;
+  return 0;
+}
+
+/** `fetch`, counting each request's body into the step that sends it. */
+const countingFetch: typeof fetch = (input, init) => {
+  const step = sending.getStore();
+  if (step) step.bytes += bodyBytes(init?.body);
+  return fetch(input, init);
+};
+
 /** A model behind a provider's client library of type `Client`. */
 export abstract class ProviderModel<Client> implements AgentModel {
   readonly name: string;
@@ -32,32 +51,31 @@ export abstract class ProviderModel<Client> implements AgentModel {
   readonly #options: ClientOptions;
   readonly #redact: (text: string) => string;
   #client: Client | null = null;
-  #pictures = new PictureSlots();
 
   /** `provider` names the provider in its refusals; its key is read from `keyVariable`. */
   constructor(settings: ProviderSettings, private readonly provider: string, keyVariable: string) {
     this.name = settings.model;
     this.#key = (settings.env ?? process.env)[keyVariable] || undefined;
     const baseURL = settings.url !== null ? { baseURL: settings.url } : {};
-    this.#options = { ...baseURL, maxRetries: 0, timeout: settings.timeoutMs, fetch: pictureFetch(this.#pictures) };
+    this.#options = { ...baseURL, maxRetries: 0, timeout: settings.timeoutMs, fetch: countingFetch };
     this.#redact = providerRedactor([this.#key]);
   }
 
   /** The library's client; `key` is undefined when the variable is unset or empty. */
   protected abstract connect(key: string | undefined, options: ClientOptions): Promise<Client>;
 
-  /** One step's streamed request, each picture in it written by `base64`. */
-  protected abstract reply(client: Client, request: ModelRequest, base64: Base64): Promise<ModelStep>;
+  /** One step's streamed request. */
+  protected abstract reply(client: Client, request: ModelRequest): Promise<Omit<ModelStep, 'bytesSent'>>;
 
   async step(request: ModelRequest): Promise<ModelStep> {
-    const pictures = this.#pictures.request();
+    const sent = { bytes: 0 };
     try {
       this.#client ??= await this.connect(this.#key, this.#options);
-      return await this.reply(this.#client, request, pictures.base64);
+      const client = this.#client;
+      const reply = await sending.run(sent, () => this.reply(client, request));
+      return { ...reply, bytesSent: sent.bytes };
     } catch (error) {
       throw providerRefusal(this.provider, error, request.signal, this.#redact);
-    } finally {
-      pictures.release();
     }
   }
 }

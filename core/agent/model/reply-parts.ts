@@ -37,18 +37,20 @@ export class ReplyParts {
     }
   }
 
-  step(): ModelStep {
+  /** The step read so far (its request's bytes are counted by the model that sent it). */
+  step(): Omit<ModelStep, 'bytesSent'> {
     return { text: this.#text, calls: this.#calls.filter(Boolean).map(parsedCall), usage: this.usage };
   }
 }
 
 function parsedCall(call: { id: string; name: string; args: string }, i: number): ModelToolCall {
-  let args: Record<string, unknown> = {};
+  const id = call.id || `call-${i}`;
   try {
     const parsed: unknown = JSON.parse(call.args || '{}');
-    if (isRecord(parsed)) args = parsed;
-  } catch {
-    // Arguments that are not JSON reach the tool as none: it answers what it is missing.
+    if (isRecord(parsed)) return { id, name: call.name, args: parsed };
+    return { id, name: call.name, args: {}, unparsed: `a JSON ${Array.isArray(parsed) ? 'array' : typeof parsed}` };
+  } catch (error) {
+    // Arguments that are not JSON are refused to the model, never run as none.
+    return { id, name: call.name, args: {}, unparsed: (error as Error).message.slice(0, 200) };
   }
-  return { id: call.id || `call-${i}`, name: call.name, args };
 }

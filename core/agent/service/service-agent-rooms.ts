@@ -221,4 +221,4 @@ export class ServiceAgentRooms implements AgentRoomsPort, HeadsetCalls {
   }
 }
 
-const cardOf = ({ clientId, peer, identity, baseUrl }: AgentMember) => ({ clientId, peer, identity, baseUrl });
+const cardOf = ({ clientId, peer, identity, readOnly, baseUrl }: AgentMember) => ({ clientId, peer, identity, readOnly, baseUrl });

@@ -6,8 +6,12 @@
  * read what other hosts kept since (a Redis service), plan the edit on the layer as it is,
  * keep it (with its log entry and event, at the version it was planned on; when another host
  * came first, read its edits and plan again) and only then apply it. Any version's labels are
- * the layer now with every later edit written back, answered as a volume result of its own.
+ * the layer now with every later edit written back, answered as a volume result of its own:
+ * made once per version and held in the host's result budget for the room (so the routes that
+ * find a result by its id, the OME-Zarr store, meshes and exports, find it, with the room's
+ * access), and made again only once the budget let it go.
  */
+import type { ResultBudget } from '../../cache/result-budget.ts';
 import { createHostError } from '../../errors.ts';
 import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { obtainLayerResult, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
@@ -33,6 +37,8 @@ export interface EditingDeps {
   scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
   sources: LayerSourceDeps;
   store: EditStore;
+  /** Holds each version's result while the host has room for it. */
+  budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
 }
 
 /** A layer loaded on this host. */
@@ -61,6 +67,8 @@ export class LabelsEditing {
   #layers = new Map<string, Promise<LoadedLayer>>();
   /** Each layer's work, one at a time. */
   #turns = new Map<string, Promise<unknown>>();
+  /** Versions made and still held in the budget, by room, layer and version. */
+  #versions = new Map<string, StoredVolume>();
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
@@ -164,17 +172,29 @@ export class LabelsEditing {
     });
   }
 
+  /** Version `at` of the layer as a result: the one held since it was made, else made now and held for the room. */
+  #versionOf(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number): StoredVolume {
+    const key = JSON.stringify([roomId, layerId, at]);
+    const held = this.#versions.get(key);
+    if (held && this.#deps.budget.holds(held)) return held;
+    const tables = edits.tablesAt(at);
+    const [label_names, label_colors] = [tableJson(tables.label_names), tableJson(tables.label_colors)];
+    const result = { ...base, data: edits.voxelsAt(at), label_names, label_colors } as StoredVolume;
+    this.#versions.set(key, result);
+    this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
+    return result;
+  }
+
   /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */
   labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
     return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
       const { base, edits } = await this.#load(roomId, layerId);
       const at = version ?? edits.version;
-      if (!Number.isInteger(at) || at < 0 || at > edits.version) throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
+      if (!Number.isInteger(at) || at < 0 || at > edits.version)
+        throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
       const records = Array.from({ length: at }, (_, k) => edits.recordAt(k + 1)!);
       if (at === 0) return { result: base, version: 0, records };
-      const tables = edits.tablesAt(at);
-      const result = { ...base, data: edits.voxelsAt(at), label_names: tableJson(tables.label_names), label_colors: tableJson(tables.label_colors) } as StoredVolume;
-      return { result, version: at, records };
+      return { result: this.#versionOf(roomId, layerId, base, edits, at), version: at, records };
     });
   }
 }

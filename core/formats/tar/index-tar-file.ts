@@ -2,9 +2,9 @@
  * @module index-tar-file
  * Where each plain file of a ustar archive lying on disk begins and how long it is, read from
  * its headers alone (a block each), so an archive of any size is listed without reading its
- * files. The same rules as an archive in memory (read-tar.ts): directories and extended headers
- * stepped over, a leading `./` taken off, and an archive cut short or a header that fails its
- * checksum refused with where it went wrong.
+ * files. Directories and extended headers are stepped over, a leading `./` (as `tar -C dir .`
+ * writes) is taken off each name, and an archive cut short or a header that fails its checksum
+ * is refused with where it went wrong.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { fail } from '../format-error.ts';

@@ -147,7 +147,8 @@ export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDep
       const { version: rawVersion, ...rest } = request.query;
       let version: number | undefined;
       if (rawVersion !== undefined) {
-        if (typeof rawVersion !== 'string' || !WHOLE.test(rawVersion)) throw createHostError('SPC_ERR_EDIT_INVALID', 'version', 'must be a whole number from 0');
+        const whole = typeof rawVersion === 'string' && WHOLE.test(rawVersion);
+        if (!whole) throw createHostError('SPC_ERR_EDIT_INVALID', 'version', 'must be a whole number from 0');
         version = Number(rawVersion);
       }
       const asked = parseDeliveryQuery(rest);

@@ -2,13 +2,15 @@
  * @module metrics-registry
  * The prom-client registry behind `GET /metrics`, built when /metrics is first asked for
  * (metrics.ts): the process's own figures, the agent's series, request durations, bytes sent
- * by kind, and the gauges read from the host's parts each time the registry is scraped.
+ * by kind, and the gauges read from the host's parts each time the registry is scraped (the
+ * plugins and federation workers in plugin-metrics.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry, collectDefaultMetrics, type Histogram, type Metric } from 'prom-client';
 import type { HostContext } from '../../host-context.ts';
 import { registerAgentMetrics } from './agent-metrics.ts';
 import { counter, gauge } from './figure-series.ts';
+import { registerPluginMetrics } from './plugin-metrics.ts';
 import { GC_BUCKETS, type GcTally } from './gc-tally.ts';
 import type { RequestDurations } from './request-durations.ts';
 import type { AgentFigures } from '../../agent/agent-figures.ts';
@@ -66,6 +68,7 @@ function registerHostMetrics(registry: Registry, ctx: HostContext, figures: Host
   gauge(registry, 'vitrine_federation_workers', 'Federation workers connected (relay only)', (g) => {
     g.set(new Set(ctx.catalog.list().flatMap((r) => (r.worker_id ? [r.worker_id] : []))).size);
   });
+  registerPluginMetrics(registry, ctx);
 }
 
 /**

@@ -4,7 +4,8 @@
  * by route and status with their durations, bytes sent by kind (envelope, JSON, file), room
  * cache hits, misses, entries and bytes, jobs by state, compute threads busy and work queued,
  * federation workers connected, level sets built or read back, the headset agent's turns,
- * tools and tokens (agent-metrics.ts), and the process's own figures. Guarded by --admin-token.
+ * tools and tokens (agent-metrics.ts), each plugin's serving version and each worker's specimens
+ * (plugin-metrics.ts), and the process's own figures. Guarded by --admin-token.
  *
  * Requests and bytes are counted here from the first request on; prom-client and the registry
  * (metrics-registry.ts) load when /metrics is first asked for, so a host nobody scrapes never

@@ -21,8 +21,8 @@ import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type Pu
 import { parseFileBody } from '../../published/file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
 import type { RoomUse } from '../../people/room-access.ts';
-import { isRemoteBody, readRemotePublish } from '../../remote/remote-publish-input.ts';
-import { REMOTE_SOURCE, remoteRecord } from './remote-record.ts';
+import { isRemoteBody } from '../../remote/remote-publish-input.ts';
+import { publishRemote, unpublishRemote } from '../../published/remote-record.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -124,8 +124,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       checkPublishable(ctx, id);
       // A remote image is published without copying it: its metadata is read, nothing else.
       if (!isFileBody(request) && isRemoteBody(request.body)) {
-        const { replaced, info } = await ctx.remotes.publish(id, readRemotePublish(request.body));
-        ctx.catalog.setSource(`${REMOTE_SOURCE}:${id}`, 'published', [remoteRecord(ctx.remotes, info)]);
+        const { replaced, info } = await publishRemote(ctx, id, request.body);
         reply.code(replaced ? 200 : 201);
         return info;
       }
@@ -150,10 +149,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       const { id } = request.params;
       await published.refresh();
       checkPublishable(ctx, id);
-      if (ctx.remotes.remove(id)) {
-        ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
-        return reply.code(204).send();
-      }
+      if (unpublishRemote(ctx, id)) return reply.code(204).send();
       if (!(await published.remove(id))) throw createHostError('SPC_ERR_PUBLISHED_NOT_FOUND', id);
       return reply.code(204).send();
     },

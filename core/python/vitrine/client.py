@@ -185,6 +185,30 @@ class Client:
         answer = self._http.send("PUT", f"/api/specimens/{_seg(id)}", query=query, body=body, headers={"Content-Type": "application/octet-stream"})
         return answer.json() if answer.body else {"id": id}
 
+    def publish_remote(self, id: str, remote: str, *, level: Optional[int] = None, channel: Optional[int] = None,
+                       t: Optional[int] = None, labels: Optional[bool] = None, display_name: Optional[str] = None,
+                       description: Optional[str] = None, tags: Optional[Sequence[str]] = None) -> Dict[str, Any]:
+        """Publishes the OME-Zarr image `remote` (`"NAME/path/to/image.ome.zarr"`, NAME one of
+        the host's remotes: `remotes()`) as the volume specimen `id`, read in place: the host
+        reads its metadata now and only the chunks a viewer needs later; nothing is uploaded.
+        `level` is the finest level it shows (0, the image's own finest, by default), `channel`
+        and `t` one channel or time step (all by default), `labels=True` a segmentation.
+        Gives the host's answer: shape, dtype, levels (each level's shape), spacing, origin."""
+        body: Dict[str, Any] = {"remote": remote}
+        for key, given in (("level", level), ("channel", channel), ("t", t), ("display_name", display_name),
+                           ("description", description)):
+            if given is not None:
+                body[key] = given
+        if tags:
+            body["tags"] = list(tags)
+        if labels:
+            body["role"] = "labels"
+        return self._http.json("PUT", f"/api/specimens/{_seg(id)}", body)
+
+    def remotes(self) -> List[str]:
+        """The names of the remotes the host reads images from (never their URLs)."""
+        return [entry["name"] for entry in self._http.json("GET", "/api/remotes")["remotes"]]
+
     def unpublish(self, id: str) -> None:
         """Removes a published specimen."""
         self._http.send("DELETE", f"/api/specimens/{_seg(id)}")

@@ -101,7 +101,8 @@ class Room(RoomAnnotations, RoomEdits):
         raise VitrineError(404, f"room '{self.name}' has no layer '{id}'")
 
     def _source(self, value: Any, params: Optional[Mapping[str, Any]], function: Optional[str], layer_id: Optional[str],
-                name: Optional[str], labels: bool = False, made_by: Optional[str] = None) -> Dict[str, Any]:
+                name: Optional[str], labels: bool = False, made_by: Optional[str] = None,
+                tables: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         if made_by is not None and (function is not None or isinstance(value, (str, Mapping)) or value is None):
             raise TypeError("source= names what made an array or result that add() publishes, not a specimen or a function")
         if function is not None:
@@ -118,7 +119,7 @@ class Room(RoomAnnotations, RoomEdits):
         base = layer_id or name or type(value).__name__.lower()
         specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "layer"
         self._client.publish(specimen, value, display_name=name or base, labels=True if labels else None, room=self.name,
-                             source=made_by)
+                             source=made_by, **(tables or {}))
         return {"specimen": specimen, "params": {}}
 
     def add(self, value: Any = None, *, id: Optional[str] = None, kind: Optional[str] = None, params: Optional[Mapping[str, Any]] = None,
@@ -128,20 +129,24 @@ class Room(RoomAnnotations, RoomEdits):
         as a specimen first), a specimen id with `params`, or a source dict; or `function=` a
         function name with `params`. `kind`: image, labels, mesh or points (from the result when
         absent). `labels=True` with an array publishes it as a segmentation and makes a labels
-        layer; as a dict, `labels` is the layer's {colors, selected, show}. Display fields: name,
+        layer, with optional `label_names` and `label_colors` keyed by id; as a dict, `labels` is the layer's {colors, selected, show}. Display fields: name,
         visible, opacity, blending, colormap, window, gamma, mode, affine, clip_planes, labels, t,
         playing, channels. `source` names what made an array or result (`"segment.py"`): its
         layer's provenance says so, with this client, the user and the time. With `wait` (the default) it
         returns once the layer's result is in the scene, raising VitrineError if it failed."""
         # `labels=True` with an array says what the array is (a segmentation), as it does for a
         # VolumeResult; the layer's `labels` display field is the dict of colours and selection.
+        # Its names and colours go with the published array, not into the layer's display.
         as_labels = display.get("labels") is True
+        tables = {key: display.pop(key) for key in ("label_names", "label_colors") if key in display}
+        if tables and not as_labels:
+            raise TypeError(f"{next(iter(tables))} goes with labels=True and an array or VolumeResult it publishes")
         if as_labels:
             if value is None or isinstance(value, (str, Mapping)):
                 raise TypeError("labels=True marks an array or VolumeResult as a segmentation; a specimen's layer takes kind='labels'")
             del display["labels"]
         layer: Dict[str, Any] = _display(display)
-        layer["source"] = self._source(value, params, function, id, display.get("name"), as_labels, source)
+        layer["source"] = self._source(value, params, function, id, display.get("name"), as_labels, source, tables)
         if as_labels and kind is None:
             kind = "labels"
         if id is not None:
@@ -159,6 +164,21 @@ class Room(RoomAnnotations, RoomEdits):
                     break
             added = self._client._http.json("POST", f"{self._path}/layers", layer, query=query)
             return self._await(events, added["id"])
+
+    def add_remote(self, remote: str, *, id: Optional[str] = None, level: Optional[int] = None, channel: Optional[int] = None,
+                   t: Optional[int] = None, kind: Optional[str] = None, index: Optional[int] = None, wait: bool = True,
+                   **display: Any) -> str:
+        """Adds a layer showing the OME-Zarr image `remote` (`"NAME/path/to/image.ome.zarr"` on
+        one of the host's remotes), read in place: published as a specimen of this room without
+        copying it (`Client.publish_remote`), then added as `add` adds a specimen (`kind="labels"`
+        for a segmentation; an NGFF label image is one anyway). Returns the layer's id."""
+        base = id or display.get("name") or remote.rstrip("/").split("/")[-1].replace(".ome.zarr", "").replace(".zarr", "")
+        specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "remote"
+        answer = self._client.publish_remote(specimen, remote, level=level, channel=channel, t=t, labels=kind == "labels" or None,
+                                             display_name=display.get("name") or base)
+        if kind is None and answer.get("labels"):
+            kind = "labels"
+        return self.add(specimen, id=id, kind=kind, index=index, wait=wait, **display)
 
     def add_segment(self, layer: str, segment: Any = "all", *, id: Optional[str] = None, index: Optional[int] = None,
                     wait: bool = True, **display: Any) -> str:

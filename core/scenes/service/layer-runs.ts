@@ -23,7 +23,7 @@ import type { StoredResult } from '../../results/stored-result.ts';
 import { inSlot, kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
 import { isBound } from './moved-points.ts';
 import { ResultCounts } from './result-counts.ts';
-import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
+import type { RoomEntries } from '../../rooms/service/room-entries.ts';
 import { asRoomsOwn } from '../../events/acting-user.ts';
 
 /** What the scenes of a host read and change. */
@@ -31,7 +31,8 @@ export interface SceneDeps {
   store: SceneStore;
   sources: LayerSourceDeps;
   results: Pick<ResultSource, 'copyEntry' | 'forgetEntry' | 'roomState'>;
-  rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
+  /** The room's own entry, apart from its scene (this service keeps the two one). */
+  rooms: Pick<RoomEntries, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
   log: { warn(object: Record<string, unknown>, message: string): void };
   /** Where a lone host keeps layers' results across restarts (its data folder), when it does. */
   kept?: { keep(result: StoredResult, slot?: KeptSlot): Promise<void> } | null;

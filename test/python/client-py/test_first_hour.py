@@ -60,6 +60,19 @@ class FirstHour(unittest.TestCase):
         with self.assertRaises(TypeError):
             lab.add("shape", labels=True)
 
+    def test_a_labels_arrays_names_and_colours_go_with_it(self):
+        mask = np.zeros((4, 5, 6), dtype=np.uint16)
+        mask[1:3, 1:4, 2:5] = 7
+        lab = self.c.room(room())
+        layer = lab.layer(lab.add(mask, labels=True, label_names={7: "nucleus"}, label_colors={7: "#ff8800"}))
+        self.assertEqual(layer["kind"], "labels")
+        self.assertNotIn("label_names", layer)
+        shown = self.c.data(layer["source"]["specimen"])
+        self.assertEqual(shown.label_names, {"7": "nucleus"})
+        self.assertEqual(shown.label_colors, {"7": "#ff8800"})
+        with self.assertRaises(TypeError):
+            lab.add(mask, label_names={7: "nucleus"})
+
     def test_a_rooms_arrays_stay_out_of_the_shared_catalog(self):
         before = sorted(entry["id"] for entry in self.c.specimens())
         lab = self.c.room(room())

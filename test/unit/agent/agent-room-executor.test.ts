@@ -64,7 +64,12 @@ describe('the executor of a room’s headset calls', () => {
         for (let turns = Math.floor(random() * 20); turns > 0; turns--) await Promise.resolve();
         rooms.leave(r, executor.clientId);
         const said = await answer;
-        expect(said).toBe(`executing client ${executor.clientId} disconnected before replying to remove_specimen`);
+        // Gone before its rights to write were read, the room has no headset left to run the call;
+        // gone after, its call ends as its executor's. Either way the call ends at once.
+        expect([
+          `executing client ${executor.clientId} disconnected before replying to remove_specimen`,
+          `no headset is connected to the agent socket of room '${r}' to run the call`,
+        ]).toContain(said);
         disconnected++;
       }
     };

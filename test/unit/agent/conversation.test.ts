@@ -36,6 +36,7 @@ function conversationOf(model: HandModel, timeoutMs = 120_000) {
       spoken: () => {},
       figures: new AgentFigures(),
       timeoutMs,
+      contextBytes: 1 << 20,
       ended: (outcome, text, problem) => void ended.push({ outcome, text, problem }),
       fault: (error) => void faults.push(error),
     },

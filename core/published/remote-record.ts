@@ -4,14 +4,41 @@
  * read in place when something needs it. A room's layer (and its picture and snapshots) reads
  * it through the remote reader directly; a function given it as an input gets the finest
  * level within `--max-remote-bytes`, handed over as a `.npy` file as a relayed specimen is.
+ * Publishing and removing one (the route and the MCP tool both) go through here.
  */
-import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
-import { encodeNpy } from '../../formats/npy/encode-npy.ts';
-import type { RemoteData, RemoteSpecimenInfo } from '../../remote/remote-data.ts';
-import type { VolumeResult } from '../../sdk/result-types.ts';
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { encodeNpy } from '../formats/npy/encode-npy.ts';
+import type { RemoteData, RemoteSpecimenInfo } from '../remote/remote-data.ts';
+import { readRemotePublish } from '../remote/remote-publish-input.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { VolumeResult } from '../sdk/result-types.ts';
 
 /** The catalog sources remote specimens are listed under: `remote:<id>`, one each. */
 export const REMOTE_SOURCE = 'remote';
+
+/** What publishing a remote image needs of the host. */
+export interface RemotePublishDeps {
+  remotes: RemoteData;
+  catalog: Pick<SpecimenCatalog, 'setSource' | 'removeSource'>;
+}
+
+/** Publishes `body` (`{"remote": "NAME/path", ...}`) as specimen `id` and lists it; 400s name the field. */
+export async function publishRemote(
+  ctx: RemotePublishDeps,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<{ replaced: boolean; info: RemoteSpecimenInfo }> {
+  const published = await ctx.remotes.publish(id, readRemotePublish(body));
+  ctx.catalog.setSource(`${REMOTE_SOURCE}:${id}`, 'published', [remoteRecord(ctx.remotes, published.info)]);
+  return published;
+}
+
+/** Removes the remote specimen `id`; false when there is none. */
+export function unpublishRemote(ctx: RemotePublishDeps, id: string): boolean {
+  if (!ctx.remotes.remove(id)) return false;
+  ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
+  return true;
+}
 
 export function remoteRecord(remotes: RemoteData, info: RemoteSpecimenInfo): SpecimenRecord {
   const fetchLevel = async (signal?: AbortSignal) => {

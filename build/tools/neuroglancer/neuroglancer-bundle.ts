@@ -1,10 +1,12 @@
 /**
  * @module neuroglancer-bundle
- * Test helper: bundles the stock `neuroglancer` package (unmodified, from node_modules) with
+ * Bundles the stock `neuroglancer` package (unmodified, from node_modules) with
  * esbuild into a temp folder a page can load: `main.bundle.js` and `main.bundle.css` (the
  * viewer) beside `chunk_worker.bundle.js` and `async_computation.bundle.js` (its workers).
  * Built once per package version and version of this helper: the folder is kept in the temp
  * directory under both, so a second test process (or a second run) finds it made and pays nothing.
+ * The browser tests serve it, and so does `npm run neuroglancer` (serve.ts): a Neuroglancer that
+ * needs no network, for a lab whose machines cannot reach neuroglancer-demo.appspot.com.
  *
  * The package ships ES modules that a browser cannot load as they are (package `imports`
  * (`#src/...`), CSS and `?raw` SVG imports) and starts its workers with
@@ -128,10 +130,11 @@ export interface NeuroglancerPage {
 }
 
 /**
- * Serves the bundle at the root of a fresh loopback origin (see the module comment for why
- * the root): `/` is the index page, `/<file>` a file of the bundle, anything else 404.
+ * Serves the bundle at the root of a fresh origin (see the module comment for why the root),
+ * on loopback and a free port unless told: `/` is the index page, `/<file>` a file of the
+ * bundle, anything else 404.
  */
-export async function serveNeuroglancer(): Promise<NeuroglancerPage> {
+export async function serveNeuroglancer(port = 0, host = '127.0.0.1'): Promise<NeuroglancerPage> {
   const dir = await neuroglancerBundle();
   const server = createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://page').pathname.slice(1);
@@ -147,9 +150,13 @@ export async function serveNeuroglancer(): Promise<NeuroglancerPage> {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const shown = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url: `http://${shown}:${(server.address() as AddressInfo).port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
