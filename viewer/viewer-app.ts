@@ -158,7 +158,7 @@ export class ViewerApp {
       this.#functions.set(functions, entries);
       this.#rooms.scene?.list.setCatalog(entries, functions);
       // The remotes are offered too; a host that names none (or an older one) offers none.
-      void this.#client.listRemotes().then(
+      void this.#client.remotes().names().then(
         (names) => this.#rooms.scene?.list.setRemotes(names),
         () => undefined,
       );

@@ -16,6 +16,7 @@ import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
 import { MeshLevels } from './mesh-levels.ts';
 import { LayerEdits } from './layer-edits.ts';
+import { RemoteImages } from './remote-images.ts';
 import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import { agentUrl, liveUrl, type AgentWho, type LiveWho } from './live-url.ts';
@@ -117,15 +118,9 @@ export class VitrineClient implements JobEndpoints {
     return decodeTypedResult(await this.#http.json('POST', '/api/processing/invoke', { body, signal: options.signal }));
   }
 
-  /** `GET /api/remotes`: the names of the places the host reads images from in place. */
-  async listRemotes(signal?: AbortSignal): Promise<string[]> {
-    const answer = await this.#http.json<{ remotes: { name: string }[] }>('GET', '/api/remotes', { signal });
-    return answer.remotes.map((remote) => remote.name);
-  }
-
-  /** `PUT /api/specimens/{id}` with `{remote}`: an image of a remote (`NAME/path`) published in place; whether it is a label image. */
-  publishRemote(id: string, remote: string, signal?: AbortSignal): Promise<{ id: string; labels: boolean }> {
-    return this.#http.json('PUT', `/api/specimens/${enc(id)}`, { body: { remote }, signal });
+  /** The images the host reads in place from its remotes (remote-images.ts): their names, one published. */
+  remotes(): RemoteImages {
+    return new RemoteImages(this.#http);
   }
 
   /** `GET /api/processing/functions`. */

@@ -20,6 +20,7 @@ export { SceneClient } from './scene-client.ts';
 export type { ReplaceOptions } from './scene-client.ts';
 export { MeshLevels } from './mesh-levels.ts';
 export { LayerEdits } from './layer-edits.ts';
+export { RemoteImages } from './remote-images.ts';
 export type { EditOptions, EditPage, LabelsAtVersion } from './layer-edits.ts';
 export type * from '../wire/edit-types.ts';
 export type * from '../wire/mesh-level-types.ts';

@@ -17,6 +17,6 @@ export function remoteSpecimenId(room: string, remote: string): string {
 /** Publishes `remote` for `room` and adds it as a layer. */
 export async function addRemoteLayer(client: VitrineClient, room: string, remote: string): Promise<void> {
   const id = remoteSpecimenId(room, remote);
-  const published = await client.publishRemote(id, remote);
+  const published = await client.remotes().publish(id, remote);
   await client.scene(room).add({ source: { specimen: id, params: {} }, ...(published.labels ? { kind: 'labels' as const } : {}) });
 }
