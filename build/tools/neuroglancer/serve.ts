@@ -15,8 +15,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 const page = await serveNeuroglancer(port, values.host);
-console.log(`neuroglancer on ${page.url}`);
-console.log(`serve vitrine with --cors-origin ${page.url.slice(0, -1)}, then open ${page.url}#!<its /api/rooms/ROOM/neuroglancer state>`);
+// One write, so whoever reads the first line has the second too.
+const origin = page.url.slice(0, -1);
+const then = `then open ${page.url}#!<its /api/rooms/ROOM/neuroglancer state>`;
+process.stdout.write(`neuroglancer on ${page.url}\nserve vitrine with --cors-origin ${origin}, ${then}\n`);
 const stop = () => void page.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
