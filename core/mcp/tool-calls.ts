@@ -79,22 +79,24 @@ export async function showInRoom(call: ToolCallContext, args: ToolArgs): Promise
 /** `publish_remote`: an OME-Zarr image of one of the host's remotes, published in place (its metadata read, nothing copied). */
 export async function publishRemoteImage(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
   const { ctx } = call;
-  const id = typeof args.id === 'string' ? args.id : '';
-  checkSpecimenId(id);
-  await ctx.published.refresh();
-  checkPublishable(ctx, id);
-  const { id: _id, ...fields } = args;
+  const { id, fields } = await publishableArgs(call, args);
   const { replaced, info } = await publishRemote(ctx, id, fields);
   return { replaced, specimen: info };
 }
 
-export async function publishFromUpload(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
-  const { ctx } = call;
+/** A publishing tool's id, checked as one a caller may publish under, and its other arguments. */
+async function publishableArgs({ ctx }: ToolCallContext, args: ToolArgs): Promise<{ id: string; fields: ToolArgs }> {
   const id = typeof args.id === 'string' ? args.id : '';
   checkSpecimenId(id);
   await ctx.published.refresh();
   checkPublishable(ctx, id);
   const { id: _id, ...fields } = args;
+  return { id, fields };
+}
+
+export async function publishFromUpload(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
+  const { ctx } = call;
+  const { id, fields } = await publishableArgs(call, args);
   const { replaced, metadata } = await publishFile(ctx, id, await fileFromUpload(ctx, id, fields));
   return { replaced, specimen: metadata };
 }
