@@ -20,6 +20,7 @@ import { room } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
 import { startScriptedSpeech, type ScriptedSpeech, type SpeechAsked } from '../helpers/scripted-speech.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /** A turn's limit, in seconds: every hang and stall ends within it. */
 const TURN_SECONDS = 15;
@@ -190,6 +191,8 @@ describe('an agent whose services misbehave', () => {
     for (const h of service) {
       expect(alive(h.child.pid!)).toBe(true);
       expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
+      // A host refuses new sockets (503) until its Redis connection is back: /readyz says when.
+      await waitFor(async () => ((await fetch(`${h.url}/readyz`)).status === 200 ? true : undefined), 'the host to see Redis again');
     }
     // Both sockets are still open, and the room talks on once Redis is back.
     for (const client of [a, b]) expect(client.socket.readyState).toBe(WebSocket.OPEN);
