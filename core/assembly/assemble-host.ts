@@ -185,6 +185,14 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   });
   // A room's conversation with its agent, in its log: written by the agent, a replay and read by snapshots.
   const conversations = new ConversationRecord(workspace.history, (roomId, event, data) => workspace.rooms.announce(roomId, event, data));
+  const editing = new LabelsEditing({
+    scenes,
+    sources: base,
+    store: workspace.edits,
+    budget: stack.budget,
+    sceneStore: workspace.sceneStore,
+    warn: (message, err) => log.warn({ err }, message),
+  });
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
     scenes,
@@ -196,6 +204,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     hasLevels,
     carried: sessionSpecimens(sources),
     arraysInto: (roomId, layers) => arraysIntoRoom(sources, roomId, layers),
+    editedVersion: (roomId, layerId) => editing.editedVersion(roomId, layerId),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });
@@ -207,7 +216,6 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
-  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits, budget: stack.budget });
   const ctx: HostContext = { ...base, scenes, snapshots, editing };
   return {
     ctx,

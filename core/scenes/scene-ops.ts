@@ -17,6 +17,7 @@ import { fitLayerSteps, type StepCounts } from './layer-steps.ts';
 import { MAX_LAYERS } from './scene-limits.ts';
 import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
 import { stableJson } from '../wire/stable-json.ts';
+import { editedFrom } from '../wire/provenance-types.ts';
 
 /**
  * A layer ready to store: its kind decided (the host fills it from the source when not given),
@@ -162,6 +163,15 @@ export function setActive(roomId: string, id: string | null): SceneOp {
 }
 
 /**
+ * Whether `result` is a version of an edited labels layer older than the one `shown` already is
+ * (the same base, fewer edits): named late (its id took longer to work out), it changes nothing.
+ */
+function olderVersion(result: LayerResult, shown: LayerResult | undefined): boolean {
+  const [next, now] = [editedFrom(result.provenance), editedFrom(shown?.provenance)];
+  return next !== null && now !== null && next.base_result === now.base_result && next.edits.length < now.edits.length;
+}
+
+/**
  * Sets layer `id`'s result, computed from `source` (and its kind, when the result decides it),
  * unless the layer has gone or shows another source by now. `counts`: the result's steps and
  * channels, when known: the layer's `t` and `channels` are fitted to them (layer-steps.ts).
@@ -171,6 +181,7 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
     const at = scene.layers.findIndex((layer) => layer.id === id);
     const old = scene.layers[at];
     if (!old || !sameSource(old.source, source)) return null;
+    if (olderVersion(result, old.result)) return null;
     // A result of its source set again: the layer is no longer stale. The same result told
     // without what made it (the room's entry knows no provenance) keeps the provenance it has.
     const { stale: _stale, ...fresh } = old;

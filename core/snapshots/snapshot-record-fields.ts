@@ -6,7 +6,7 @@
  * (the scene and mark checks ignore them), so a document can only be trusted to hold them
  * in their shapes and sizes once this says so. Each fault names its path.
  */
-import type { LayerProvenance, PublishedOrigin } from '../wire/provenance-types.ts';
+import type { EditedFrom, LayerProvenance, PublishedOrigin } from '../wire/provenance-types.ts';
 import type { LayerResult, LayerStale } from '../wire/scene-types.ts';
 import { isRecord } from '../wire/json-object.ts';
 import type { AnnotationStamp } from '../annotations/annotation-record.ts';
@@ -20,6 +20,8 @@ const MAX_URL = 2048;
 const MAX_TEXT = 256;
 /** A stale layer's detail, and a result's provenance as JSON, at most this many characters. */
 const MAX_LONG_TEXT = 4096;
+/** The edits an edited layer's version names, at most. */
+const MAX_EDITS = 1_000_000;
 
 const fault = (path: string, why: string) => createHostError('SPC_ERR_SCENE_INVALID', path, why);
 
@@ -52,13 +54,31 @@ function publishedOf(value: unknown, path: string): PublishedOrigin {
   };
 }
 
-/** A result's provenance: what computed it, or what published the array it shows. */
+/** A result's provenance: what computed it, or what published the array it shows; an edited layer's version also names its base and edits. */
 function provenanceOf(value: unknown, path: string): LayerProvenance {
-  if (isRecord(value) && 'published' in value) {
+  if (!isRecord(value)) throw fault(path, 'must be an object {plugin, version, bundle, function, params, host} or {published, host}');
+  const { base_result, edits, ...made } = value;
+  if (base_result === undefined && edits === undefined) return madeOf(made, path);
+  const edited = editedOf(base_result, edits, path);
+  // Over a base nothing is known to have made (a file): only the base and the edits.
+  return Object.keys(made).length === 0 ? edited : { ...madeOf(made, path), ...edited };
+}
+
+/** The base result's id and the edits (log seqs) over it, both or neither. */
+function editedOf(base: unknown, edits: unknown, path: string): EditedFrom {
+  if (typeof base !== 'string' || !HASH.test(base)) throw fault(`${path}.base_result`, 'must be a result id (64 hexadecimal digits)');
+  if (!Array.isArray(edits) || edits.length > MAX_EDITS) throw fault(`${path}.edits`, `must be a list of at most ${MAX_EDITS} edit seqs`);
+  const at = edits.findIndex((seq) => !Number.isSafeInteger(seq) || (seq as number) < 1);
+  if (at >= 0) throw fault(`${path}.edits[${at}]`, 'must be a log seq (a whole number from 1)');
+  return { base_result: base, edits: edits as number[] };
+}
+
+/** What computed a result, or what published the array it shows. */
+function madeOf(value: Record<string, unknown>, path: string): LayerProvenance {
+  if ('published' in value) {
     only(value, ['published', 'host'], path);
     return { published: publishedOf(value.published, `${path}.published`), host: text(value.host, `${path}.host`) };
   }
-  if (!isRecord(value)) throw fault(path, 'must be an object {plugin, version, bundle, function, params, host} or {published, host}');
   only(value, ['plugin', 'version', 'bundle', 'function', 'params', 'host'], path);
   if (!isRecord(value.params)) throw fault(`${path}.params`, 'must be an object of parameter values');
   const bytes = JSON.stringify(value).length;

@@ -39,12 +39,31 @@ export interface PublishedProvenance {
   host: string;
 }
 
-/** What made a layer's result: a computation, or a publication. */
-export type LayerProvenance = Provenance | PublishedProvenance;
+/**
+ * What an edited labels layer's version adds to its base result's provenance: the base result's
+ * id and the edits applied over it, by their room log seq, oldest first (an undo is an edit too).
+ * The version is how many there are.
+ */
+export interface EditedFrom {
+  base_result: string;
+  edits: number[];
+}
+
+/**
+ * What made a layer's result: a computation, or a publication; for a version of an edited layer,
+ * with its base and edits (only those, over a base nothing is known to have made: a file).
+ */
+export type LayerProvenance = ((Provenance | PublishedProvenance) & Partial<EditedFrom>) | EditedFrom;
+
+/** The base and edits of an edited layer's version; null for any other result's provenance. */
+export function editedFrom(provenance: LayerProvenance | null | undefined): EditedFrom | null {
+  if (!provenance || provenance.base_result === undefined || provenance.edits === undefined) return null;
+  return { base_result: provenance.base_result, edits: provenance.edits };
+}
 
 /** The computation's provenance, or null for a published array's (or none). */
 export function computedProvenance(provenance: LayerProvenance | null | undefined): Provenance | null {
-  return provenance && !('published' in provenance) ? provenance : null;
+  return provenance && 'function' in provenance ? provenance : null;
 }
 
 /** `GET /api/rooms/{room}/provenance`: the room's entry's and every layer's. */

@@ -30,6 +30,8 @@ export function layerMade(layer: SceneLayer): LayerMade | null {
   if ('published' in shown) {
     return { label: shown.published.source ?? 'published', title: provenanceSentence(shown), plugin: null, version: null, pinned };
   }
+  // A version of an edited layer over a file: its base and edits, nothing made it.
+  if (!('function' in shown)) return { label: 'edited', title: provenanceSentence(shown), plugin: null, version: null, pinned };
   const made = shown;
   const label = made.plugin ? `${made.plugin} ${made.version ?? ''}`.trim() : `${made.function}()`;
   const follows = made.plugin ? (pinned ? `; pinned to ${pinned}` : '; follows the newest version') : '';

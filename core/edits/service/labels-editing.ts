@@ -14,6 +14,8 @@
 import type { ResultBudget } from '../../cache/result-budget.ts';
 import { createHostError } from '../../errors.ts';
 import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
+import type { SceneStore } from '../../scenes/scene-store.ts';
+import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts';
 import { obtainLayerResult, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { SceneLayer } from '../../wire/scene-types.ts';
@@ -23,6 +25,7 @@ import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/e
 import { LayerEdits } from '../layer-edits.ts';
 import { tableJson, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
+import { ShownVersions, versionProvenance } from './shown-versions.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -39,6 +42,9 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
+  /** Where the layer's current version is set as its result, once its id is known. */
+  sceneStore: Pick<SceneStore, 'setResult'>;
+  warn: (message: string, err: unknown) => void;
 }
 
 /** A layer loaded on this host. */
@@ -69,9 +75,17 @@ export class LabelsEditing {
   #turns = new Map<string, Promise<unknown>>();
   /** Versions made and still held in the budget, by room, layer and version. */
   #versions = new Map<string, StoredVolume>();
+  #shown: ShownVersions;
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
+    this.#shown = new ShownVersions({
+      labelsAt: (roomId, layerId, version) => this.labelsAt(roomId, layerId, version),
+      resultIds: deps.sources.resultIds,
+      scenes: deps.scenes,
+      store: deps.sceneStore,
+      warn: deps.warn,
+    });
   }
 
   /** Runs `work` once the layer's earlier work has ended. */
@@ -95,7 +109,9 @@ export class LabelsEditing {
 
   async #baseOf(roomId: string, layer: SceneLayer): Promise<StoredVolume> {
     const { sources } = this.#deps;
-    const held = layer.result?.result_id ? await sources.resultIds.find(layer.result.result_id) : null;
+    // A layer showing an edited version names its base in its provenance.
+    const baseId = editedFrom(layer.result?.provenance)?.base_result ?? layer.result?.result_id;
+    const held = baseId ? await sources.resultIds.find(baseId) : null;
     const result = held ?? (await obtainLayerResult(sources, await this.#deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
     if (result.type !== 'volume' || !LABEL_DTYPES.includes(result.dtype) || !gridOf(result))
       throw createHostError('SPC_ERR_EDIT_NOT_LABELS', layer.id, `${result.type} (not a uint8, uint16 or uint32 segmentation of one step)`);
@@ -156,6 +172,7 @@ export class LabelsEditing {
         continue;
       }
       edits.apply(planned, record);
+      this.#shown.changed(roomId, layerId);
       return { seq: record.seq, version: record.version, by: record.by, segments, voxels, box };
     }
     throw createHostError('SPC_ERR_EDIT_STALE', String(edits.version), 'a newer one: other writers kept coming first');
@@ -183,6 +200,31 @@ export class LabelsEditing {
     this.#versions.set(key, result);
     this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
     return result;
+  }
+
+  /**
+   * What made version `at` of the layer: the base result's provenance as the room's scene knows
+   * it, with (past version 0) the base result's id and the edits over it, by log seq.
+   */
+  async provenanceAt(roomId: string, layerId: string, at: { version: number; records: readonly EditRecord[] }): Promise<LayerProvenance | undefined> {
+    const layer = (await this.#deps.scenes.scene(roomId)).layers.find((l) => l.id === layerId);
+    const made = layer?.result?.provenance;
+    if (at.version === 0) return made && !editedFrom(made) ? made : undefined;
+    const base = await this.labelsAt(roomId, layerId, 0);
+    return versionProvenance(made, await this.#deps.sources.resultIds.of(base.result), at.records);
+  }
+
+  /**
+   * An edited layer's current version as a snapshot records it (its result, id and provenance);
+   * null for a layer with no edit kept (nor loaded here): what its source gives is what it shows.
+   */
+  async editedVersion(roomId: string, layerId: string): Promise<{ result: StoredResult; resultId: string; provenance?: LayerProvenance } | null> {
+    const loaded = this.#layers.has(JSON.stringify([roomId, layerId]));
+    if (!loaded && (await this.#deps.store.after(roomId, layerId, 0)).length === 0) return null;
+    const at = await this.labelsAt(roomId, layerId);
+    if (at.version === 0) return null;
+    const [resultId, provenance] = await Promise.all([this.#deps.sources.resultIds.of(at.result), this.provenanceAt(roomId, layerId, at)]);
+    return { result: at.result, resultId, ...(provenance ? { provenance } : {}) };
   }
 
   /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */

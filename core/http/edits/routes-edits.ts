@@ -16,6 +16,8 @@ import type { LabelsEditing } from '../../edits/service/labels-editing.ts';
 import { parseDeliveryQuery } from '../../delivery/parse-delivery.ts';
 import { resolveDelivery } from '../../delivery/request-delivery.ts';
 import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
+import { PROVENANCE_HEADER } from '../../versions/provenance.ts';
+import { versionHeader } from '../../edits/service/shown-versions.ts';
 import { sendDelivery, type DeliveryReplyDeps } from '../reply-delivery.ts';
 import { roomOf, sinceQuery } from '../request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_ID_PATH } from '../route-inputs.ts';
@@ -157,6 +159,8 @@ export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDep
       const resultId = await ctx.resultIds.of(at.result);
       const delivery = resolveDelivery(asked, at.result.type, request.headers['user-agent'], ctx.options);
       reply.header(RESULT_ID_HEADER, resultId).header('x-labels-version', String(at.version));
+      const said = versionHeader(await editing.provenanceAt(roomId, layerId, at));
+      if (said) reply.header(PROVENANCE_HEADER, said);
       return sendDelivery(ctx, reply, at.result, delivery, layerId, resultId);
     },
   );

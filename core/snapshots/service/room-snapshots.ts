@@ -37,7 +37,7 @@ import { roomsAfterTaking, roomsOf } from '../snapshot-rooms.ts';
 import { writeSession } from '../write-session.ts';
 import { COMPUTATION_FAILURES, slotOf } from '../../scenes/service/layer-runs.ts';
 import { asIsFileResult } from '../../scenes/service/file-layers.ts';
-import { obtainLayerResult, resolveLayerSource, staleOutcome, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import { obtainLayerResult, resolveLayerSource, staleOutcome, type LayerOutcome, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
 import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
@@ -77,6 +77,8 @@ export interface SnapshotDeps {
   carried?: SessionSpecimens;
   /** Another room's arrays the layers name, published into the room restored into: the layers naming the copies (room-arrays.ts). */
   arraysInto?: (roomId: string, layers: SceneLayer[]) => Promise<SceneLayer[]>;
+  /** An edited labels layer's current version, with what made it; null for a layer never edited (its source gives what it shows). */
+  editedVersion?: (roomId: string, layerId: string) => Promise<LayerOutcome | null>;
 }
 
 export class RoomSnapshots {
@@ -96,6 +98,9 @@ export class RoomSnapshots {
       scene.layers.map(async (layer) => {
         // A stale layer is recorded as it shows: its last result, while the host holds it.
         if (layer.stale) return staleOutcome(sources, layer);
+        // An edited labels layer is recorded at the version it shows now: that version is pinned.
+        const edited = layer.kind === 'labels' ? await this.#deps.editedVersion?.(roomId, layer.id) : null;
+        if (edited) return edited;
         const frame = boundFrame(scene.layers, layer.id);
         // The room's own layer: what whoever put it there was checked for is not asked again.
         const slot = slotOf(roomId, scene, layer.id);
