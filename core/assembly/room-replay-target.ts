@@ -5,22 +5,28 @@
  * the room's log like any other change (a conversation's turns through the conversation record,
  * so a room's held agent hears them). A part the room already holds as asked is not written
  * again: a scene whose layers and active layer are already the room's (a log records each
- * layer's result arriving; the replayed room computes its own), the same view, no marks on none,
+ * layer's result arriving; the replayed room computes its own, but an edited layer's version is
+ * set as the log has it), the same view, no marks on none,
  * the static specimen the room already shows (the replayed room showed it itself once its own
  * layer's result arrived, and a second `result` event would have its followers load it again).
  */
 import type { Annotation, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { ReplayTarget } from '../history/replay-target.ts';
 import { stableJson } from '../wire/stable-json.ts';
+import { editedFrom, type LayerProvenance } from '../wire/provenance-types.ts';
 import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import type { ConversationRecord } from '../history/conversation-record.ts';
 
-/** A scene's layers and active layer, without what each layer's computation left in it. */
+/**
+ * A scene's layers and active layer, without what each layer's computation left in it; an edited
+ * labels layer's version is kept: no computation gives it, so a replay sets it, edit after edit.
+ */
 function shape(scene: { layers: readonly object[]; active: string | null }): string {
-  return JSON.stringify({ layers: scene.layers.map((layer) => ({ ...layer, result: undefined })), active: scene.active });
+  const own = (layer: { result?: { provenance?: LayerProvenance } }) => (editedFrom(layer.result?.provenance) ? layer.result : undefined);
+  return JSON.stringify({ layers: scene.layers.map((layer) => ({ ...layer, result: own(layer) })), active: scene.active });
 }
 
 export function roomReplayTarget(deps: {

@@ -3,8 +3,9 @@
  * `result` in the room's scene names the current version's id (the one `.../labels` answers),
  * its data URL reads that version, its provenance names the base result and the edits by seq
  * (in the scene, the room's provenance and the `Vitrine-Provenance` header), the Neuroglancer
- * state points at it, and a snapshot pins the version it saw: restored after a later edit (and
- * carried by a session file to another host) it shows that version, not the latest.
+ * state points at it, a replay set to a moment shows the version of that moment, and a snapshot
+ * pins the version it saw: restored after a later edit (and carried by a session file to another
+ * host) it shows that version, not the latest.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,26 @@ describe('versions of an edited labels layer', () => {
     const state = JSON.stringify((await json(`/api/rooms/${r}/neuroglancer`)).body);
     expect(state).toContain(`/api/results/${layer.result!.result_id}.zarr/`);
     expect(state).not.toContain(`/api/results/${baseId}.zarr/`);
+  });
+
+  it("replays the layer's versions in order: set to a moment, a room shows the version the other room showed then", async () => {
+    const log = (await json(`/api/rooms/${r}/log?since=0&limit=1000`)).body.entries as { type: string; ts: number; scene?: RoomScene }[];
+    const named = log.flatMap((entry) => {
+      const result = entry.type === 'layer' ? entry.scene?.layers.find((l) => l.id === 'seg')?.result : undefined;
+      return result?.provenance?.edits ? [{ ts: entry.ts, result }] : [];
+    });
+    expect(named.length).toBeGreaterThan(0);
+    const counts = named.map(({ result }) => result.provenance!.edits!.length);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    for (const { ts, result } of named) {
+      const into = room();
+      const answer = await post(`/api/rooms/${into}/replay`, { from: r, at: ts });
+      expect(answer.status).toBe(200);
+      const shown = await sceneLayer(into);
+      expect(shown.result).toMatchObject({ result_id: result.result_id, provenance: { edits: result.provenance!.edits } });
+      const bytes = await volumeAt(shown.result!.data_url);
+      expect(bytes.headers.get('x-result-id')).toBe(result.result_id);
+    }
   });
 
   it('pins the version a snapshot saw: restored after a later edit, and carried by a session file, it shows that one', async () => {

@@ -8,6 +8,7 @@
  * cache let its entry go answers its active layer as its entry, so a client that knows only the
  * entry (the Godot client) sees and asks for what the scene shows.
  */
+import { editedFrom } from '../../wire/provenance-types.ts';
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import type { LayerResult, LayerSource, SceneLayer } from '../../wire/scene-types.ts';
 import type { RoomEntry } from '../../wire/room-types.ts';
@@ -130,7 +131,10 @@ export class EntryLink {
       if (active.source.segment !== undefined) return;
       // A layer this host is computing sets its own result, with what made it: the entry came first.
       if (this.#runs.running(roomId, active.id)) return;
-      if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result, undefined, counts);
+      // An edited labels layer over the entry's result shows its version, not the base.
+      const editedOver = editedFrom(active.result?.provenance)?.base_result === result?.result_id;
+      if (result && !editedOver && active.result?.result_id !== result.result_id)
+        await store.setResult(roomId, active.id, active.source, result, undefined, counts);
       return;
     }
     const write = await store.update(roomId, replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), result, counts));
