@@ -2,7 +2,8 @@
  * The colour maps a host lists and a room's picture, over a real HTTP server on loopback:
  * `GET /api/colormaps`; a view naming an unlisted map is a 400 listing them; every map the
  * viewer offers is accepted; `GET /api/rooms/{room_id}/image` answers a PNG of the asked size
- * with a picture in it (not one colour), 400 for a bad side naming it, 404 for an empty room.
+ * with a picture in it (not one colour), 400 for a bad side naming it, 404 for an empty room;
+ * a segmentation in `surface` mode is drawn as lit surfaces, each segment in its label's colour.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -199,23 +200,28 @@ describe('a picture of the room', () => {
     expect(answer.status).toBe(200);
     const png = PNG.sync.read(Buffer.from(await answer.arrayBuffer()));
     writeFileSync('/tmp/vitrine-room-labels.png', PNG.sync.write(png));
-    /** The distinct shades drawn in `id`'s hue: a lit surface has many, a flat slice one. */
-    const shadesOf = (id: number): number => {
+    /** The brightness of the pixels drawn in `id`'s hue, lowest first: a lit surface spans a range, a flat slice has one. */
+    const brightnessOf = (id: number): number[] => {
       const [lr, lg, lb] = labelRgb(id).map((c) => c / 255) as [number, number, number];
       const max = Math.max(lr, lg, lb), d = max - Math.min(lr, lg, lb);
       const hue = max === lr ? 60 * (((lg - lb) / d + 6) % 6) : max === lg ? 60 * ((lb - lr) / d + 2) : 60 * ((lr - lg) / d + 4);
-      const seen = new Set<number>();
+      const values: number[] = [];
       for (let y = 0; y < png.height; y++) {
         for (let x = 0; x < png.width; x++) {
           const at = hsvAt(png, x, y);
           const apart = Math.min(Math.abs(at.h - hue), 360 - Math.abs(at.h - hue));
-          if (at.s > 0.35 && at.v > 0.15 && apart < 12) seen.add(png.data.readUInt32BE((y * png.width + x) * 4));
+          if (at.s > 0.35 && at.v > 0.15 && apart < 12) values.push(at.v);
         }
       }
-      return seen.size;
+      return values.sort((a, b) => a - b);
     };
-    expect(Math.abs(((labelRgb(2)[0] - labelRgb(5)[0]) ** 2 + (labelRgb(2)[2] - labelRgb(5)[2]) ** 2) ** 0.5)).toBeGreaterThan(60);
-    expect(shadesOf(2)).toBeGreaterThan(20);
-    expect(shadesOf(5)).toBeGreaterThan(20);
+    // The two segments' colours are told apart (green and orange), and each is drawn as a lit surface.
+    expect(Math.abs(labelRgb(2)[0] - labelRgb(5)[0]) + Math.abs(labelRgb(2)[2] - labelRgb(5)[2])).toBeGreaterThan(60);
+    for (const id of [2, 5]) {
+      const values = brightnessOf(id);
+      expect(values.length, `pixels of segment ${id}`).toBeGreaterThan(1000);
+      const spread = values[Math.floor(values.length * 0.9)]! - values[Math.floor(values.length * 0.1)]!;
+      expect(spread, `brightness spread of segment ${id}`).toBeGreaterThan(0.1);
+    }
   });
 });
