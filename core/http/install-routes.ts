@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AnnotationForms } from '../annotations/annotation-forms.ts';
+import { RoomMarkUnits } from '../exports/room-mark-units.ts';
 import { clientRoute } from './viewer/routes-client.ts';
 import type { HostContext } from '../host-context.ts';
 import type { Replays } from '../history/replays.ts';
@@ -75,7 +76,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(roomImageRoutes, { ctx });
   // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
   const forms = new AnnotationForms(ctx.annotations);
-  await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms } });
+  const units = new RoomMarkUnits(ctx);
+  await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms, units } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
   await app.register(editRoutes, { ctx, editing: own.editing });

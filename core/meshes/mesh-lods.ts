@@ -21,7 +21,7 @@ import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './level-set.ts';
 import { levelSetName, type KeptLevelSets } from './kept-level-sets.ts';
 import type { LevelPart } from './assemble-level.ts';
-import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
+import { labelColour } from '../wire/label-colors.ts';
 import { buildBytes } from './build-bytes.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
@@ -177,8 +177,8 @@ export class MeshLods {
     while (level < deepest - 1 && sets.reduce((n, lods) => n + lods.triangles[at(lods, level)]!, 0) > maxTriangles) level++;
     const colors = result.type === 'volume' ? result.label_colors : undefined;
     const parts: LevelPart[] = sets.map((lods, k) => {
-      const given = colors?.[String(ids[k])];
-      const rgb = segment === 'all' ? (given ? rgbOfHex(given) : labelRgb(ids[k]!)) : undefined;
+      // Painted as every view paints a segment (wire/label-colors.ts).
+      const rgb = segment === 'all' ? (labelColour(ids[k]!, { resultColors: colors }) ?? undefined) : undefined;
       return { lods, level: at(lods, level), ...(rgb ? { rgb } : {}) };
     });
     return this.#assembled(result, `${segment ?? MESH_SEGMENT}@${level}`, parts, client);
