@@ -138,6 +138,7 @@ export class ViewerApp {
     }
     this.#rooms.follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({
+      hello: () => this.#buildErrors.clear(),
       reload: (event) => this.#onReload(event),
       buildError: (event) => this.#buildErrors.show(event),
       catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }),
