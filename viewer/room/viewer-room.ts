@@ -214,6 +214,7 @@ export class ViewerRoom {
       banner: this.#banner,
       fail,
       show: (snapshot: Snapshot) => {
+        this.marks?.showScene(snapshot.scene);
         this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
         if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
       },
