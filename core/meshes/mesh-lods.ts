@@ -89,10 +89,20 @@ export class MeshLods {
   /**
    * Says that `result` is `from` with only the voxels of `changed` segments changed (an edit's
    * new version): every other segment's level set is `from`'s, taken from it rather than built,
-   * and its files keep their tags.
+   * and its files keep their tags. When someone was looking at a changed segment (`from` holds
+   * its set), the changed segments still present are built at once, so viewers redrawing after
+   * the edit find them made or under way.
    */
   derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void {
-    this.#lineage.derived(result, from, changed);
+    const ids = [...new Set(changed)];
+    this.#lineage.derived(result, from, ids);
+    const viewed = this.#sets.get(from);
+    if (!ids.some((id) => viewed?.has(id)) || !hasMeshLevels(result, this.#deps.lodTriangles)) return;
+    void this.subject(result, '')
+      .then((subject) => {
+        for (const id of ids) if (subject.index && findLabel(subject.index, id) >= 0) this.segment(subject, id).catch(() => {});
+      })
+      .catch((error: unknown) => this.#deps.warn(`the changed segments of an edited version were not built ahead (${String(error)})`));
   }
 
   /** The id of the earlier result whose level set of `segment` this result's is (what tags its files); null: its own. */
