@@ -4,8 +4,8 @@
  * key light, a cool fill light, a rim light and a Blinn-Phong highlight.
  */
 import type { MeshResult } from 'vitrine';
-import { frameCamera, project, toView, type Camera } from './camera.ts';
-import { createBackdrop, downsample, downsampleDepth, supersampling, type Canvas } from './canvas.ts';
+import { project, renderCamera, toView, type Camera } from './camera.ts';
+import { createBackdrop, downsample, downsampleDepth, type Canvas } from './canvas.ts';
 import { computeFlatNormals } from './flat-normals.ts';
 
 /** Surface colour (0..1 RGB) and optional view angles. */
@@ -22,9 +22,7 @@ const SUPERSAMPLE = 3;
  * `frame` (a camera of that size shared with other layers) sees it.
  */
 export function renderMesh(mesh: MeshResult, size: number, look: MeshLook, frame?: Camera): Canvas {
-  const factor = supersampling(size, SUPERSAMPLE);
-  const full = size * factor;
-  const camera = frame ? { ...frame, size: full } : frameCamera(mesh.vertices, full, look.yaw, look.pitch);
+  const { factor, full, camera } = renderCamera(mesh.vertices, size, SUPERSAMPLE, look, frame);
   const canvas = createBackdrop(full, full);
   const normals = mesh.normals ?? computeFlatNormals(mesh.vertices, mesh.indices);
   const vertexCount = mesh.vertices.length / 3;
