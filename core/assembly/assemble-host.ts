@@ -207,7 +207,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
-  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits, budget: stack.budget });
+  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits, budget: stack.budget, versions: meshes });
   const ctx: HostContext = { ...base, scenes, snapshots, editing };
   return {
     ctx,
