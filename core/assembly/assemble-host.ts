@@ -192,6 +192,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     budget: stack.budget,
     sceneStore: workspace.sceneStore,
     warn: (message, err) => log.warn({ err }, message),
+    versions: meshes,
   });
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
