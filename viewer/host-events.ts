@@ -1,8 +1,9 @@
 /**
  * @module host-events
  * Listens to the host's event stream (`GET /api/events`, Server-Sent Events; the browser
- * reconnects by itself): `reload` when a plugin was swapped in, `build-error` when one failed
- * to build under `vitrine dev`, `catalog` when specimens were published, replaced or removed.
+ * reconnects by itself): `hello` when it (re)opens, followed by every build error that still
+ * stands; `reload` when a plugin was swapped in, `build-error` when one failed to build under
+ * `vitrine dev`, `catalog` when specimens were published, replaced or removed.
  */
 import type { BuildErrorEvent } from './build-error-overlay.ts';
 
@@ -19,6 +20,8 @@ export interface CatalogEvent {
 }
 
 export interface HostEventHandlers {
+  /** The stream (re)opened: what it sends next is the host's state from scratch. */
+  hello?(): void;
   reload(event: ReloadEvent): void;
   buildError(event: BuildErrorEvent): void;
   catalog?(event: CatalogEvent): void;
@@ -36,6 +39,7 @@ export function watchHostEvents(handlers: HostEventHandlers): () => void {
         // A malformed event is ignored; the next one is read.
       }
     });
+  if (handlers.hello) on('hello', handlers.hello);
   on<ReloadEvent>('reload', handlers.reload);
   on<BuildErrorEvent>('build-error', handlers.buildError);
   if (handlers.catalog) on<CatalogEvent>('catalog', handlers.catalog);

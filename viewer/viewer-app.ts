@@ -22,7 +22,6 @@ import { LatestRequest, type RequestContext } from './room/latest-request.ts';
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './panels/params/param-check.ts';
 import type { ParamPanel } from './panels/params/param-panel.ts';
-import { describeError } from './panels/request-failure.ts';
 import { DownloadMenu } from './panels/download-menu.ts';
 import { AdoptedBlob } from './room/room-blob.ts';
 import type { RoomSubject } from './room/room-follower.ts';
@@ -138,6 +137,7 @@ export class ViewerApp {
     }
     this.#rooms.follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({
+      hello: () => this.#buildErrors.clear(),
       reload: (event) => this.#onReload(event),
       buildError: (event) => this.#buildErrors.show(event),
       catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }),
@@ -163,7 +163,7 @@ export class ViewerApp {
         () => undefined,
       );
     } catch (error) {
-      this.#catalog.showError(describeError(error), () => void this.#loadCatalog());
+      this.#catalog.showFailure(error, this.#room, () => void this.#loadCatalog());
     }
   }
 

@@ -18,6 +18,7 @@ import type { Identity } from '../people/users.ts';
 import { ToolImage, type HeadsetCalls, type ToolDeps } from '../mcp/mcp-tool.ts';
 import { callTool, isToolName, listTools, MCP_TOOLS, TOOL_NAMES, type ToolName } from '../mcp/mcp-tools.ts';
 import { toolRoomWant } from '../mcp/tool-rooms.ts';
+import { compactTools } from './compact-tools.ts';
 import { asRoomData } from './room-data.ts';
 import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
 
@@ -61,9 +62,9 @@ export class AgentTools {
     this.#deps = deps;
   }
 
-  /** The tools as the model is offered them, built from today's registries. */
+  /** The tools as the model is offered them, built from today's registries, each schema written once. */
   list(): ModelTool[] {
-    return listTools(this.#deps.ctx).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    return compactTools(listTools(this.#deps.ctx).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })));
   }
 
   /** Runs the model's call in room `roomId` for `author`; never throws: a refusal is the result. */

@@ -8,7 +8,9 @@
  * for that one build. The JSON and CSV are rendered in batches with the event loop free between
  * them (chunked-render.ts), each mark's text kept from the version before when the store hands out
  * the same marks again (memory; not disk or Redis, which decode them anew); each answer's ETag and
- * compressed variants are made once with it (cache/shared-answer.ts).
+ * compressed variants are made once with it (cache/shared-answer.ts). The JSON and CSV name
+ * each mark's units (mark-units.ts): a form is kept for the units it was made with, and made
+ * again when a frame's unit changed (another active layer, a layer's new result).
  */
 import type { AnnotationList } from '../wire/scene-types.ts';
 import { renderCsvParts, renderJsonParts } from './chunked-render.ts';
@@ -16,6 +18,7 @@ import { sharedAnswer, type SharedAnswer } from '../cache/shared-answer.ts';
 import type { AnnotationStore } from './annotation-store.ts';
 import { precomputedCollection, type PrecomputedCollection } from './precomputed-collection.ts';
 import { entriesOf, type PrecomputedEntry, type PrecomputedType } from './precomputed-entries.ts';
+import { NO_UNITS, unitsKey, type FrameUnits } from './mark-units.ts';
 
 /** Rooms whose forms one host keeps. */
 const KEPT_ROOMS = 4;
@@ -23,8 +26,9 @@ const KEPT_ROOMS = 4;
 interface RoomForms {
   version: number;
   list: Promise<AnnotationList>;
-  json?: Promise<SharedAnswer>;
-  csv?: Promise<SharedAnswer>;
+  /** Each form, with the key of the units it names. */
+  json?: { units: string; answer: Promise<SharedAnswer> };
+  csv?: { units: string; answer: Promise<SharedAnswer> };
   collections: Map<PrecomputedType, { collection: PrecomputedCollection; byId: Map<bigint, PrecomputedEntry> }>;
 }
 
@@ -55,18 +59,27 @@ export class AnnotationForms {
     return (await this.#forms(roomId)).list;
   }
 
-  /** The list as the JSON the routes answer, encoded (hashed, compressed) once for every reader of the version. */
-  async json(roomId: string): Promise<SharedAnswer> {
+  /**
+   * The list as the JSON the routes answer, each mark naming its units in `units`, encoded
+   * (hashed, compressed) once for every reader of the version and units.
+   */
+  async json(roomId: string, units: FrameUnits = NO_UNITS): Promise<SharedAnswer> {
     const forms = await this.#forms(roomId);
     const keep = this.#store.stableMarks === true;
-    return (forms.json ??= forms.list.then((list) => renderJsonParts(list, keep)).then((parts) => sharedAnswer(parts)));
+    const key = unitsKey(units);
+    const made = () => forms.list.then((list) => renderJsonParts(list, keep, units)).then((parts) => sharedAnswer(parts));
+    if (forms.json?.units !== key) forms.json = { units: key, answer: made() };
+    return forms.json.answer;
   }
 
-  /** The list as CSV, one row per point, encoded once. */
-  async csv(roomId: string): Promise<SharedAnswer> {
+  /** The list as CSV, one row per point with its units in `units`, encoded once. */
+  async csv(roomId: string, units: FrameUnits = NO_UNITS): Promise<SharedAnswer> {
     const forms = await this.#forms(roomId);
     const keep = this.#store.stableMarks === true;
-    return (forms.csv ??= forms.list.then((list) => renderCsvParts(list.annotations, keep)).then((parts) => sharedAnswer(parts)));
+    const key = unitsKey(units);
+    const made = () => forms.list.then((list) => renderCsvParts(list.annotations, keep, units)).then((parts) => sharedAnswer(parts));
+    if (forms.csv?.units !== key) forms.csv = { units: key, answer: made() };
+    return forms.csv.answer;
   }
 
   /** Collection `type` of the room, with its entries by id. */

@@ -5,12 +5,14 @@
  * and optionally `layer` (a layer id whose frame the points are in), `label`, `color`
  * (`#rrggbb`), `properties` (at most 16 names, each a number or a short string) and `author`.
  * Every failure is a 400 naming the field by its path (`annotations[3].points[1][2] must be a
- * finite number`). What the host sets itself (`id`, `version`, `created`, `updated` and the
- * measurements) is ignored when sent, so an exported list can be imported again as it is.
+ * finite number`). What the host sets itself (`id`, `version`, `created`, `updated`, the
+ * measurements and an export's units) is ignored when sent, so an exported list can be
+ * imported again as it is.
  */
 import { ANNOTATION_KINDS, type AnnotationInput, type AnnotationKind, type Vec3 } from '../wire/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
 import { isRecord } from '../wire/json-object.ts';
+import { UNIT_FIELDS } from './mark-units.ts';
 
 export const MAX_LABEL_LENGTH = 256;
 export const MAX_AUTHOR_LENGTH = 64;
@@ -25,8 +27,8 @@ export const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /** The fields a client sets, in the order the host writes them. */
 export const DRAFT_FIELDS = ['kind', 'points', 'layer', 'label', 'color', 'properties', 'author'] as const satisfies readonly (keyof AnnotationInput)[];
-/** The fields the host sets: ignored when a client sends them. */
-export const HOST_FIELDS = ['id', 'version', 'created', 'updated', 'length', 'volume'] as const;
+/** The fields the host sets (an export's units among them): ignored when a client sends them. */
+export const HOST_FIELDS = ['id', 'version', 'created', 'updated', 'length', 'volume', ...UNIT_FIELDS] as const;
 /** Names a property may not take: the columns of the CSV form. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set([...DRAFT_FIELDS, ...HOST_FIELDS, 'point', 'x', 'y', 'z']);
 

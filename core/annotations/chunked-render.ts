@@ -12,6 +12,7 @@ import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
 import { stableJson } from '../wire/stable-json.ts';
 import { pointsOf } from './annotation-record.ts';
+import { NO_UNITS, unitFieldsOf, unitsKey, type FrameUnits } from './mark-units.ts';
 
 /** Points rendered between two turns of the event loop (500 marks, or one long polyline alone). */
 const BATCH_POINTS = 500;
@@ -42,15 +43,24 @@ function jsonText(a: Annotation): string {
   return text;
 }
 
+/** `text` (a mark's JSON object) with the mark's unit fields in `units` added at its end. */
+function withUnits(text: string, a: Annotation, units: FrameUnits): string {
+  const fields = unitFieldsOf(a, units);
+  return fields.unit === undefined ? text : `${text.slice(0, -1)},${JSON.stringify(fields).slice(1)}`;
+}
+
 /**
  * The list as `{"version":V,"annotations":[...]}`, in bytes, a part per batch: no text of the
  * whole list is ever made, so a large room's answer lives outside the JavaScript heap and no
  * single turn copies all of it. With
  * `keep` false each mark's text is not kept with it: for marks decoded anew for every read
  * (disk, Redis) a kept text is never used again, only copied by the collector while it lives.
+ * Each mark names the units of its frame in `units` (none given: no unit fields).
  */
-export async function renderJsonParts(list: AnnotationList, keep = true): Promise<Buffer[]> {
-  const parts = await renderBatches(list.annotations, keep ? jsonText : (a) => JSON.stringify(a), ',', (text) => Buffer.from(text));
+export async function renderJsonParts(list: AnnotationList, keep = true, units: FrameUnits = NO_UNITS): Promise<Buffer[]> {
+  const text = keep ? jsonText : (a: Annotation) => JSON.stringify(a);
+  const render = units === NO_UNITS ? text : (a: Annotation) => withUnits(text(a), a, units);
+  const parts = await renderBatches(list.annotations, render, ',', (text) => Buffer.from(text));
   return [Buffer.from(`{"version":${list.version},"annotations":[`), ...parts, Buffer.from(']}')];
 }
 
@@ -65,21 +75,22 @@ export async function renderStableJson(annotations: readonly Annotation[]): Prom
 }
 
 /** The CSV's header line and a function rendering each annotation's rows under it. */
-function csvForm(annotations: readonly Annotation[], keep = true): { head: string; rows: (a: Annotation) => string } {
+function csvForm(annotations: readonly Annotation[], keep: boolean, units: FrameUnits): { head: string; rows: (a: Annotation) => string } {
   const properties = propertyColumns(annotations);
-  const columns = properties.join('\u0000');
+  // A mark's rows are kept for the columns and units they were written with.
+  const columns = [...properties, unitsKey(units)].join('\u0000');
   const rows = (a: Annotation): string => {
     const kept = rowsOf.get(a);
     if (kept?.columns === columns) return kept.rows;
-    const made = csvRowsOf(a, properties);
+    const made = csvRowsOf(a, properties, units);
     if (keep) rowsOf.set(a, { columns, rows: made });
     return made;
   };
   return { head: csvLine([...CSV_COLUMNS, ...properties]), rows };
 }
 
-/** The annotations as CSV, one row per point (annotation-csv.ts's shape), in bytes, a part per batch (`keep` as renderJsonParts'). */
-export async function renderCsvParts(annotations: readonly Annotation[], keep = true): Promise<Buffer[]> {
-  const { head, rows } = csvForm(annotations, keep);
+/** The annotations as CSV, one row per point (annotation-csv.ts's shape), in bytes, a part per batch (`keep` and `units` as renderJsonParts'). */
+export async function renderCsvParts(annotations: readonly Annotation[], keep = true, units: FrameUnits = NO_UNITS): Promise<Buffer[]> {
+  const { head, rows } = csvForm(annotations, keep, units);
   return [Buffer.from(head), ...(await renderBatches(annotations, rows, '', (text) => Buffer.from(text)))];
 }

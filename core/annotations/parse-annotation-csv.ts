@@ -6,16 +6,18 @@
  * make one annotation (its points in `point` order when that column is there, else in row
  * order); a row without an id is an annotation of its own. The first non-empty `label`,
  * `layer`, `color` and `author` of a group are the annotation's; every other column is a
- * property (a number when it reads as one), except `length`, `volume`, `version`, `created` and
- * `updated`, which the host works out itself. The ids only group rows: the host makes new ones.
+ * property (a number when it reads as one), except `length`, `volume`, `version`, `created`,
+ * `updated` and the units (`unit`, `length_unit`, `volume_unit`), which the host works out
+ * itself. The ids only group rows: the host makes new ones.
  * Every failure is a 400 naming the line (`CSV line 7: x must be a finite number, got 'abc'`).
  */
 import { createHostError, isHostError } from '../errors.ts';
 import type { AnnotationInput } from '../wire/scene-types.ts';
 import { checkDraft } from './check-annotation.ts';
 import { parseCsvRecords, CsvSyntaxError, type CsvRecord } from './csv-records.ts';
+import { UNIT_FIELDS } from './mark-units.ts';
 
-const IGNORED = new Set(['length', 'volume', 'version', 'created', 'updated']);
+const IGNORED = new Set<string>(['length', 'volume', 'version', 'created', 'updated', ...UNIT_FIELDS]);
 const FIRST_OF_GROUP = ['label', 'layer', 'color', 'author'] as const;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 

@@ -30,7 +30,7 @@ import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { RELOAD_IMPORT_WAIT_MS } from '../python/python-runtime.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner } from '../workers/task-pool.ts';
+import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner, remoteVolumeRunner } from '../workers/task-pool.ts';
 import { MeshLods } from '../meshes/mesh-lods.ts';
 import type { KeptLevelSets } from '../meshes/kept-level-sets.ts';
 import { DiskKeptLevelSets } from '../meshes/disk-kept-level-sets.ts';
@@ -143,7 +143,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
-    remotes: new RemoteData({ ...options, budget: stack.budget }),
+    remotes: new RemoteData({ ...options, budget: stack.budget, run: remoteVolumeRunner(compute.pools.encode) }),
     published: workspace.published,
     history: workspace.history,
     presence: workspace.presence,
@@ -207,7 +207,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
-  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits, budget: stack.budget });
+  const editing = new LabelsEditing({ scenes, sources: base, store: workspace.edits, budget: stack.budget, versions: meshes });
   const ctx: HostContext = { ...base, scenes, snapshots, editing };
   return {
     ctx,

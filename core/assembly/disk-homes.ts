@@ -20,7 +20,7 @@ import { DiskRoomBoard } from '../rooms/disk-room-board.ts';
 import { DiskSceneStore } from '../scenes/disk-scene-store.ts';
 import { DiskSnapshotStore } from '../snapshots/disk-snapshot-store.ts';
 import type { DurableData } from './open-durable.ts';
-import type { HomeDeps, StoreHomes } from './store-homes.ts';
+import { closeAll, type HomeDeps, type StoreHomes } from './store-homes.ts';
 
 export function diskHomes({ options, events }: HomeDeps, data: DurableData): StoreHomes {
   const { store } = data;
@@ -43,11 +43,6 @@ export function diskHomes({ options, events }: HomeDeps, data: DurableData): Sto
     relay: null,
     clientIds: new DiskClientIds(store),
     agentRelay: null,
-    close() {
-      snapshots.close();
-      pins.close();
-      annotations.close();
-      log.close();
-    },
+    close: closeAll(snapshots, pins, annotations, log),
   };
 }

@@ -18,7 +18,7 @@ import { MemoryRoster } from '../presence/memory-roster.ts';
 import { MemoryRoomBoard } from '../rooms/memory-room-board.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
-import type { HomeDeps, StoreHomes } from './store-homes.ts';
+import { closeAll, type HomeDeps, type StoreHomes } from './store-homes.ts';
 
 /** Characters of snapshot records a host keeps in memory at least (else a quarter of its byte budget). */
 const MIN_SNAPSHOT_BYTES = 64 * 1024 * 1024;
@@ -58,11 +58,6 @@ export function memoryHomes({ options, events, budget, warn }: HomeDeps): StoreH
     relay: null,
     clientIds: new MemoryClientIds(),
     agentRelay: null,
-    close() {
-      snapshots.close();
-      pins.close();
-      annotations.close();
-      log.close();
-    },
+    close: closeAll(snapshots, pins, annotations, log),
   };
 }

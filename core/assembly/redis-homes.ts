@@ -22,7 +22,7 @@ import { RedisSceneStore } from '../scenes/redis-scene-store.ts';
 import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
 import { RedisSnapshotStore } from '../snapshots/redis-snapshot-store.ts';
 import type { ScaleService } from './scale-service.ts';
-import type { HomeDeps, StoreHomes } from './store-homes.ts';
+import { closeAll, type HomeDeps, type StoreHomes } from './store-homes.ts';
 
 export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleService): StoreHomes {
   const redis = scale.connections.command;
@@ -52,12 +52,6 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
     relay,
     clientIds: new RedisClientIds(redis),
     agentRelay,
-    close() {
-      snapshots.close();
-      pins.close();
-      annotations.close();
-      log.close();
-      void agentRelay.close();
-    },
+    close: closeAll(snapshots, pins, annotations, log, agentRelay),
   };
 }

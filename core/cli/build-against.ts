@@ -5,13 +5,15 @@
  * every change of every function is printed as `<file>:<line>: <class>: <what>`, each line
  * pointing at the parameter (or the function) in the current sources, then one verdict per
  * plugin with breaking changes. With `--format json` stdout holds one JSON document instead.
- * Exit 1 when a plugin has a breaking change and its major version did not go up.
+ * Exit 1 when a plugin has a breaking change and its major version did not go up; such a
+ * plugin's verdict names the file of its own to raise it in (version-advice.ts: a TypeScript
+ * plugin without a package.json of its own gets one).
  */
 import type { BuildArgs } from './build-args.ts';
 import { compareBuilds, majorOf, type CompatReport, type PluginVerdict, type VersionedManifest } from '../../build/compat/compat-report.ts';
 import { AgainstError, loadEarlier, manifestsOf, parseAgainst } from '../../build/compat/earlier-build.ts';
 import { placeChanges, type PlacedChange } from '../../build/compat/place-changes.ts';
-import { versionPlace } from '../../build/compat/version-advice.ts';
+import { versionHome, type VersionHome } from '../../build/compat/version-advice.ts';
 import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
 import type { PluginOutput } from '../../build/output/plugin-output.ts';
 
@@ -27,22 +29,36 @@ export async function readEarlier(args: BuildArgs & { against: string }, cwd: st
   }
 }
 
-function verdictLine(label: string, verdict: PluginVerdict, place: (next: string) => string | null): string {
+/** The version a plugin with breaking changes must go up to: the next major after `from`'s (null when `from` is no semver). */
+function nextMajor(verdict: PluginVerdict): string | null {
+  const major = verdict.from !== null ? majorOf(verdict.from) : null;
+  return major !== null ? `${major + 1}.0.0` : null;
+}
+
+/** Where each plugin that must go up raises its version, by plugin (a plugin that is gone has none). */
+function versionHomes(report: CompatReport, srcDir: string, cwd: string): Map<string, VersionHome> {
+  const homes = new Map<string, VersionHome>();
+  for (const verdict of report.plugins.filter((p) => !p.allowed && p.to !== null)) {
+    const home = versionHome(srcDir, verdict.plugin, nextMajor(verdict) ?? '1.0.0', (file) => displayPath(file, cwd));
+    if (home) homes.set(verdict.plugin, home);
+  }
+  return homes;
+}
+
+function verdictLine(label: string, verdict: PluginVerdict, home: VersionHome | undefined): string {
   const versions = `${verdict.from ?? '(new)'} → ${verdict.to ?? '(removed)'}`;
   const count = `${verdict.breaking} breaking change${verdict.breaking === 1 ? '' : 's'}`;
   if (verdict.allowed) return `vitrine build --against ${label}: ${verdict.plugin}: ${count}, allowed by the major version ${versions}\n`;
-  const major = verdict.from !== null ? majorOf(verdict.from) : null;
-  const next = major !== null ? `${major + 1}.0.0` : null;
-  const where = place(next ?? '1.0.0');
-  const raise = `raise its major version${next !== null ? ` (to ${next})` : ''}${where ? `: ${where},` : ''}`;
+  const next = nextMajor(verdict);
+  const raise = `raise its major version${next !== null ? ` (to ${next})` : ''}${home ? `: ${home.text},` : ''}`;
   const advice = verdict.to === null ? 'the plugin is gone' : `${raise} or undo them`;
   return `vitrine build --against ${label}: ${verdict.plugin}: ${count} and version ${versions}: ${advice}\n`;
 }
 
-function printText(report: CompatReport, placed: PlacedChange[], label: string, seconds: string, place: (plugin: string, next: string) => string | null): void {
+function printText(report: CompatReport, placed: PlacedChange[], label: string, seconds: string, homes: ReadonlyMap<string, VersionHome>): void {
   for (const change of placed) process.stdout.write(`${change.file}:${change.line}: ${change.class}: ${change.what}\n`);
   for (const verdict of report.plugins.filter((p) => p.breaking > 0)) {
-    (verdict.allowed ? process.stdout : process.stderr).write(verdictLine(label, verdict, (next) => place(verdict.plugin, next)));
+    (verdict.allowed ? process.stdout : process.stderr).write(verdictLine(label, verdict, homes.get(verdict.plugin)));
   }
   const { breaking, compatible } = report.counts;
   const summary = placed.length === 0 ? 'no changes' : `${breaking} breaking, ${report.counts['changes-results']} changes-results, ${compatible} compatible`;
@@ -56,12 +72,17 @@ export function reportAgainst(args: BuildArgs & { against: string }, earlier: Ve
   const report = compareBuilds(earlier, manifestsOf(plugins, args.srcDir));
   const placed = placeChanges(report.changes, args.srcDir, cwd);
   const label = args.against.startsWith('git:') ? args.against : displayPath(args.against, cwd);
+  const homes = versionHomes(report, args.srcDir, cwd);
   if (args.format === 'json') {
-    const document = { against: label, failed: report.failed, functions: report.functions, counts: report.counts, plugins: report.plugins, changes: placed };
+    // A plugin that must go up names its own version file, and whether it was made now.
+    const plugins = report.plugins.map((verdict) => {
+      const home = homes.get(verdict.plugin);
+      return home ? { ...verdict, version_file: home.file, version_file_made: home.made } : verdict;
+    });
+    const document = { against: label, failed: report.failed, functions: report.functions, counts: report.counts, plugins, changes: placed };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
-    const place = (plugin: string, next: string) => versionPlace(args.srcDir, plugin, next, (file) => displayPath(file, cwd));
-    printText(report, placed, label, ((performance.now() - started) / 1000).toFixed(2), place);
+    printText(report, placed, label, ((performance.now() - started) / 1000).toFixed(2), homes);
   }
   return report.failed ? 1 : 0;
 }

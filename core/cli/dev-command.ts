@@ -16,7 +16,7 @@ import { listen } from '../server.ts';
 import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { listBundleFolders } from '../../build/output/read-bundle-folder.ts';
 import { writePluginFolder } from '../../build/output/write-output.ts';
-import { buildFailedLine, DevSession } from './dev-session.ts';
+import { buildErrorEvent, buildFailedLine, DevSession } from './dev-session.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
 
@@ -88,6 +88,8 @@ export async function runDevCommand(argv: string[]): Promise<number> {
     await app?.close();
     return 1;
   }
+  // The plugins that failed before the host was up stand failed for the pages it serves.
+  for (const build of builds) if (!build.output) app.vitrine.publishHostEvent(buildErrorEvent(build.name, build.diagnostics));
   const session = new DevSession({ srcDir, outDir, builder, app, out, err });
   session.start();
   let tls: HttpsListener | null = null;

@@ -5,17 +5,19 @@
  * it; after a short quiet period each such plugin alone is rebuilt by the warm
  * IncrementalBuilder, written to its bundle folder and swapped into the running host. Builds
  * run one at a time; a plugin saved again while it builds is rebuilt once more afterwards.
- * Failed builds print their diagnostics, publish a `build-error` event for open viewers, and
- * leave the last good build serving. A build whose sources changed while it ran writes nothing
+ * Failed builds print their diagnostics, publish a `build-error` event for open viewers (and
+ * for those opened later, until the plugin builds), and leave the last good build serving. A build whose sources changed while it ran writes nothing
  * (its manifest could describe other code than its bundle) and is tried again.
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { BuildDiagnostic } from '../../build/diagnostics/build-diagnostic.ts';
 import { formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { writePluginFolder } from '../../build/output/write-output.ts';
 import type { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
 import { TreeWatcher } from '../../build/dev/watch-tree.ts';
+import type { HostEvent } from '../events/event-hub.ts';
 
 /** Quiet time after the last change event before rebuilding (editors save in bursts). */
 const SETTLE_MS = 15;
@@ -24,6 +26,20 @@ const SETTLE_MS = 15;
 export function buildFailedLine(plugin: string, errors: number, served: boolean): string {
   const what = served ? 'still serving its last good build' : 'it has never built, so it is not served until it does';
   return `vitrine dev: ${plugin} has ${errors} error${errors === 1 ? '' : 's'}; ${what}`;
+}
+
+/** The `build-error` host event of a failed build: each diagnostic with its file, line and column. */
+export function buildErrorEvent(plugin: string, diagnostics: readonly BuildDiagnostic[]): HostEvent {
+  const cwd = process.cwd();
+  const errors = diagnostics.map((d) => ({
+    code: d.code,
+    message: d.message,
+    text: formatDiagnostic(d, cwd),
+    file: d.location?.file ?? null,
+    line: d.location?.line ?? null,
+    column: d.location?.column ?? null,
+  }));
+  return { event: 'build-error', data: { plugin, errors } };
 }
 
 export interface DevSessionOptions {
@@ -108,15 +124,7 @@ export class DevSession {
       // Only a plugin that built before has a last good build to keep serving.
       const served = existsSync(path.join(outDir, plugin, 'manifest.json'));
       err(buildFailedLine(plugin, built.diagnostics.length, served));
-      const errors = built.diagnostics.map((d) => ({
-        code: d.code,
-        message: d.message,
-        text: formatDiagnostic(d, cwd),
-        file: d.location?.file ?? null,
-        line: d.location?.line ?? null,
-        column: d.location?.column ?? null,
-      }));
-      app.vitrine.publishHostEvent({ event: 'build-error', data: { plugin, errors } });
+      app.vitrine.publishHostEvent(buildErrorEvent(plugin, built.diagnostics));
       return;
     }
     writePluginFolder(outDir, built.output);

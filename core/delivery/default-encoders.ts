@@ -9,21 +9,13 @@ import { encodeStoredVolume } from '../results/volume-envelope.ts';
 import { toJsonResult } from '../results/to-json-result.ts';
 import type { FormatEncoder } from './format-encoder.ts';
 
-export const meshEnvelopeEncoder: FormatEncoder = {
-  type: 'mesh',
-  format: 'envelope',
-  extension: 'bin',
-  mediaType: (names) => names.envelopeMediaType,
-  encode: (result) => (result.type === 'mesh' ? encodeMeshEnvelope(result).parts : []),
-};
+/** The envelope of one result type (`encode` gives nothing for a result of another type). */
+function envelopeEncoder(type: 'mesh' | 'volume', encode: FormatEncoder['encode']): FormatEncoder {
+  return { type, format: 'envelope', extension: 'bin', mediaType: (names) => names.envelopeMediaType, encode };
+}
 
-export const volumeEnvelopeEncoder: FormatEncoder = {
-  type: 'volume',
-  format: 'envelope',
-  extension: 'bin',
-  mediaType: (names) => names.envelopeMediaType,
-  encode: (result) => (result.type === 'volume' ? encodeStoredVolume(result).parts : []),
-};
+export const meshEnvelopeEncoder = envelopeEncoder('mesh', (result) => (result.type === 'mesh' ? encodeMeshEnvelope(result).parts : []));
+export const volumeEnvelopeEncoder = envelopeEncoder('volume', (result) => (result.type === 'volume' ? encodeStoredVolume(result).parts : []));
 
 function jsonEncoder(type: 'point_cloud' | 'image'): FormatEncoder {
   return {

@@ -47,10 +47,6 @@ export class LabelVolume {
     this.#indexSegments();
   }
 
-  get voxelCount(): number {
-    return this.#base.length;
-  }
-
   /** The chunks an edit has written so far. */
   get ownChunks(): number {
     return this.#own.size;

@@ -4,8 +4,10 @@
  * `room_image`: every visible layer of its scene, each as the scene shows it (a layer whose
  * result cannot be had is left out), or without a scene the room's entry; each result taken
  * from what the host holds or computed again as `/data` would, drawn as the page draws it on
- * the encode thread (thumbnails/room-picture.ts), with the room's marks and a scale bar in the
- * unit of the room's frame (the active layer's result's, as the page reads it). A room that
+ * the encode thread (thumbnails/room-picture.ts): a segmentation whose result has levels of
+ * detail with its segments' surfaces as the page draws them beside its slices (or alone, in
+ * `surface` mode), each in its label's colour (wire/label-colors.ts, the page's function);
+ * then the room's marks and a scale bar in the unit of the room's frame (the active layer's result's, as the page reads it). A room that
  * shows nothing is a 404. The PNG's text says what made each layer drawn (room-provenance.ts),
  * so a figure names its code.
  */
@@ -17,6 +19,7 @@ import type { LayerSource, SceneLayer } from '../wire/scene-types.ts';
 import type { RoomEntry } from '../wire/room-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
+import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import type { PictureMark } from '../thumbnails/picture-marks.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
@@ -31,12 +34,17 @@ import { asRoomsOwn } from '../events/acting-user.ts';
 /** Each side's default and largest value, in pixels. */
 export const PICTURE_SIDE = { default: 512, max: 2048 } as const;
 
+/** The most triangles a segmentation's surfaces are drawn with in a picture (the finest level within it). */
+const SURFACE_TRIANGLES = 200_000;
+
 /** What a room's picture reads from its host. */
 export type RoomImageDeps = LayerSourceDeps & {
   resultIds: Pick<ResultIds, 'of' | 'find'>;
   rooms: Pick<RoomWorkspace, 'entry' | 'view'>;
   scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
   pictures: PictureRunner;
+  /** Where a segmentation's surfaces come from (its painted `segment=all` mesh). */
+  delivery: Pick<DeliveryVariants, 'shaped'>;
 } & Pick<RoomProvenanceDeps, 'functions'>;
 
 /**
@@ -80,8 +88,25 @@ async function meshColourOf(deps: RoomImageDeps, source: LayerSource, active: bo
   return `#${labelRgb(segment).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A scene layer's result as the picture draws it, or null when it cannot be had now. */
-async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLayer, active: boolean): Promise<PictureLayer | null> {
+/**
+ * A segmentation's surfaces as the page draws them: when its result has levels of detail and its
+ * mode shows them (not `volume`), every segment's surface in one mesh, painted per segment in
+ * its label's colour; null otherwise, or when they cannot be had now (the slices are drawn still).
+ */
+async function surfacesOf(deps: RoomImageDeps, layer: SceneLayer, result: StoredResult): Promise<StoredResult | null> {
+  const labels = layer.kind === 'labels' || (result.type === 'volume' && result.labels === true);
+  if (!labels || !layer.result?.levels || layer.mode === 'volume') return null;
+  return deps.delivery.shaped(result, { segment: 'all', max_triangles: SURFACE_TRIANGLES }).catch(() => null);
+}
+
+/** A scene layer drawn: its result, and what the picture draws of it (a segmentation: its volume, then its surfaces). */
+interface DrawnLayer {
+  result: StoredResult;
+  pictures: PictureLayer[];
+}
+
+/** A scene layer as the picture draws it, or null when its result cannot be had now. */
+async function layerPictures(deps: RoomImageDeps, roomId: string, layer: SceneLayer, active: boolean): Promise<DrawnLayer | null> {
   const { id: _id, source, kind, result: held, stale: _stale, ...display } = layer;
   let result = held?.result_id ? await deps.resultIds.find(held.result_id) : null;
   try {
@@ -90,7 +115,13 @@ async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLay
     return null;
   }
   const meshColour = result.type === 'mesh' ? await meshColourOf(deps, source, active) : undefined;
-  return { result, kind, display, active, ...(meshColour ? { meshColour } : {}) };
+  const drawn: PictureLayer = { result, kind, display, active, ...(meshColour ? { meshColour } : {}) };
+  const surfaces = await surfacesOf(deps, layer, result);
+  if (!surfaces) return { result, pictures: [drawn] };
+  // In `surface` mode the page draws the surfaces alone; else the slices with them.
+  const { mode: _mode, labels: _labels, ...placing } = display;
+  const painted: PictureLayer = { result: surfaces, display: placing, active: false };
+  return { result, pictures: layer.mode === 'surface' ? [painted] : [drawn, painted] };
 }
 
 /** A result's length unit, null when it states none. */
@@ -108,7 +139,7 @@ async function picturedMarks(
   deps: RoomImageDeps,
   roomId: string,
   layers: readonly SceneLayer[],
-  drawn: ReadonlyMap<string, PictureLayer>,
+  drawn: ReadonlyMap<string, { result: StoredResult }>,
   roomUnit: string | null,
 ): Promise<PictureMark[]> {
   const { annotations } = await deps.annotations.list(roomId);
@@ -136,14 +167,14 @@ export async function roomImage(deps: RoomImageDeps, roomId: string, width: numb
   const said = (drawn: ReadonlySet<string>) => provenanceText(provenanceOfRoom(deps.functions, roomId, scene, entry), drawn);
   if (shown.length > 0) {
     const pictured = await Promise.all(
-      shown.map(async (layer) => ({ id: layer.id, picture: await layerPicture(deps, roomId, layer, layer.id === scene.active) })),
+      shown.map(async (layer) => ({ id: layer.id, picture: await layerPictures(deps, roomId, layer, layer.id === scene.active) })),
     );
     const drawn = new Map(pictured.filter((p) => p.picture !== null).map((p) => [p.id, p.picture!] as const));
     if (drawn.size > 0) {
       // The room's frame is the active layer's (the entry's): its unit is the one the page's bar reads.
       const unit = unitOf((scene.active !== null ? drawn.get(scene.active) : undefined)?.result);
       const marks = await picturedMarks(deps, roomId, scene.layers, drawn, unit);
-      const png = await deps.pictures([...drawn.values()], { width, height, view, marks, unit });
+      const png = await deps.pictures([...drawn.values()].flatMap((layer) => layer.pictures), { width, height, view, marks, unit });
       return withPngText(png, said(new Set(drawn.keys())));
     }
   }

@@ -76,11 +76,6 @@ export class PeerChannel {
     return this.#closed;
   }
 
-  /** Requests this side has sent and not yet seen answered. */
-  get pendingCount(): number {
-    return this.#requests.size;
-  }
-
   onClose(listener: (code: number, reason: string) => void): void {
     this.#closeListeners.push(listener);
   }

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AnnotationForms } from '../annotations/annotation-forms.ts';
+import { RoomMarkUnits } from '../exports/room-mark-units.ts';
 import { clientRoute } from './viewer/routes-client.ts';
 import type { HostContext } from '../host-context.ts';
 import type { Replays } from '../history/replays.ts';
@@ -20,6 +21,7 @@ import { blobRoutes } from './blobs/routes-blobs.ts';
 import { meshRoutes } from './meshes/routes-meshes.ts';
 import websocket from '@fastify/websocket';
 import { SMALL_FRAME_BYTES } from './socket-limits.ts';
+import { socketError } from './socket-errors.ts';
 import { historyRoutes } from './rooms/routes-history.ts';
 import { presenceRoutes } from './rooms/routes-presence.ts';
 import { jobRoutes } from './jobs/routes-jobs.ts';
@@ -74,14 +76,15 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(roomImageRoutes, { ctx });
   // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
   const forms = new AnnotationForms(ctx.annotations);
-  await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms } });
+  const units = new RoomMarkUnits(ctx);
+  await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms, units } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
   await app.register(editRoutes, { ctx, editing: own.editing });
   await app.register(snapshotRoutes, { ctx, readable });
   await app.register(neuroglancerRoutes, { ctx: { ...ctx, meshes } });
   // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route opens its sockets with a larger limit.
-  await app.register(websocket, { options: { maxPayload: SMALL_FRAME_BYTES, perMessageDeflate: false } });
+  await app.register(websocket, { errorHandler: socketError, options: { maxPayload: SMALL_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx: { history: ctx.history, options: ctx.options, replays: own.replays } });
   await app.register(presenceRoutes, { ctx, readers });
   await app.register(provenanceRoutes, { ctx });

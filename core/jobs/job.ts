@@ -73,17 +73,18 @@ export class Job {
   }
 
   succeed(result: StoredResult): boolean {
-    if (isTerminal(this.status)) return false;
-    this.status = 'done';
-    this.result = result;
-    this.finishedAt = Date.now();
-    return true;
+    return this.#end('done', () => (this.result = result));
   }
 
   fail(error: string): boolean {
+    return this.#end('error', () => (this.error = error));
+  }
+
+  /** Ends the job once: false when it had already ended. */
+  #end(status: 'done' | 'error', keep: () => void): boolean {
     if (isTerminal(this.status)) return false;
-    this.status = 'error';
-    this.error = error;
+    this.status = status;
+    keep();
     this.finishedAt = Date.now();
     return true;
   }

@@ -5,7 +5,7 @@
  * label colour (the result's `label_colors`, else the categorical colour every view uses) so
  * a client tells them apart without the volume. Runs on the encode worker thread.
  */
-import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
+import { labelColour } from '../wire/label-colors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { findLabel, spatialShape, type LabelIndex } from './label-index.ts';
 import { MeshBuilder } from '../geometry/mesh-builder.ts';
@@ -51,8 +51,8 @@ export function segmentMesh(volume: StoredVolume, index: LabelIndex, ids: readon
     const from = out.vertexCount;
     addSegmentSurface(volume.data, shape, id, index.boxes.subarray(k * 6, k * 6 + 6), frame, out);
     if (painted) {
-      const given = volume.label_colors?.[String(id)];
-      out.paint(from, given ? rgbOfHex(given) : labelRgb(id));
+      const rgb = labelColour(id, { resultColors: volume.label_colors });
+      if (rgb) out.paint(from, rgb);
     }
   }
   return out.finish();

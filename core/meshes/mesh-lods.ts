@@ -9,7 +9,9 @@
  * when the budget needs room), and where results are kept (a data folder, a service's blob
  * store: kept-level-sets.ts), where it is looked for before it is built, so a host started
  * again or another host of the service serves it without building it. A set is determined by
- * its result, so the files it answers may be cached by anyone for good.
+ * its result, so the files it answers may be cached by anyone for good. An edited
+ * segmentation's new version shares the sets of every segment its edits left alone with the
+ * version it was made from (level-set-lineage.ts): only the changed segments are built.
  */
 import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
@@ -21,8 +23,9 @@ import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './level-set.ts';
 import { levelSetName, type KeptLevelSets } from './kept-level-sets.ts';
 import type { LevelPart } from './assemble-level.ts';
-import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
+import { labelColour } from '../wire/label-colors.ts';
 import { buildBytes } from './build-bytes.ts';
+import { LevelSetLineage } from './level-set-lineage.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -75,9 +78,36 @@ export class MeshLods {
   #failed = new WeakMap<StoredResult, Map<number, HostError>>();
   /** Level sets built since start, found where sets are kept, and written there. */
   readonly counts = { built: 0, found: 0, kept: 0 };
+  /** Which earlier result each segment's set of an edited segmentation is. */
+  #lineage: LevelSetLineage;
 
   constructor(deps: MeshLodsDeps) {
     this.#deps = deps;
+    this.#lineage = new LevelSetLineage(deps.idOf);
+  }
+
+  /**
+   * Says that `result` is `from` with only the voxels of `changed` segments changed (an edit's
+   * new version): every other segment's level set is `from`'s, taken from it rather than built,
+   * and its files keep their tags. When someone was looking at a changed segment (`from` holds
+   * its set), the changed segments still present are built at once, so viewers redrawing after
+   * the edit find them made or under way.
+   */
+  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void {
+    const ids = [...new Set(changed)];
+    this.#lineage.derived(result, from, ids);
+    const viewed = this.#sets.get(from);
+    if (!ids.some((id) => viewed?.has(id)) || !hasMeshLevels(result, this.#deps.lodTriangles)) return;
+    void this.subject(result, '')
+      .then((subject) => {
+        for (const id of ids) if (subject.index && findLabel(subject.index, id) >= 0) this.segment(subject, id).catch(() => {});
+      })
+      .catch((error: unknown) => this.#deps.warn(`the changed segments of an edited version were not built ahead (${String(error)})`));
+  }
+
+  /** The id of the earlier result whose level set of `segment` this result's is (what tags its files); null: its own. */
+  setId(result: StoredResult, segment: number): Promise<string> | null {
+    return this.#lineage.originOf(result, segment).id;
   }
 
   /**
@@ -105,10 +135,19 @@ export class MeshLods {
       void known.then((lods) => this.#deps.budget.touch(lods), () => {});
       return known;
     }
+    const origin = this.#lineage.originOf(result, segment);
+    // An earlier version whose set of the segment is this one's, still holding it.
+    for (const earlier of origin.sharing) {
+      const shared = this.#sets.get(earlier)?.get(segment);
+      if (!shared) continue;
+      this.#deps.budget.touch(earlier);
+      void shared.then((lods) => this.#deps.budget.touch(lods), () => {});
+      return shared;
+    }
     const failed = this.#failed.get(result)?.get(segment);
     if (failed) return Promise.reject(failed);
     const table = sets;
-    const making = this.#made(result, segment, source, client).catch((error: unknown) => {
+    const making = this.#made(origin.id ?? result, segment, source, client).catch((error: unknown) => {
       throw this.#keptFailed(result, segment, error);
     });
     return keptWhileMade(table, segment, making, (lods) => {
@@ -129,10 +168,14 @@ export class MeshLods {
     return kept;
   }
 
-  /** The set found where sets are kept, else built in the client's turn (and then kept). */
-  async #made(result: StoredResult, segment: number, source: LodTaskSource, client: string): Promise<SegmentLods> {
+  /**
+   * The set found where sets are kept (named by the id of the result it is first of, `origin`:
+   * the asked one, or the id of an earlier one whose set it is), else built in the client's
+   * turn (and then kept).
+   */
+  async #made(origin: Promise<string> | StoredResult, segment: number, source: LodTaskSource, client: string): Promise<SegmentLods> {
     const { kept, warn } = this.#deps;
-    const name = kept ? levelSetName(await this.#deps.idOf(result), segment) : '';
+    const name = kept ? levelSetName(await (origin instanceof Promise ? origin : this.#deps.idOf(origin)), segment) : '';
     const unread = (error: unknown): void => void warn(`a kept level set could not be read (${String(error)}): built again`);
     const found = kept ? await kept.find(name).catch(unread) : null;
     if (found) {
@@ -177,8 +220,8 @@ export class MeshLods {
     while (level < deepest - 1 && sets.reduce((n, lods) => n + lods.triangles[at(lods, level)]!, 0) > maxTriangles) level++;
     const colors = result.type === 'volume' ? result.label_colors : undefined;
     const parts: LevelPart[] = sets.map((lods, k) => {
-      const given = colors?.[String(ids[k])];
-      const rgb = segment === 'all' ? (given ? rgbOfHex(given) : labelRgb(ids[k]!)) : undefined;
+      // Painted as every view paints a segment (wire/label-colors.ts).
+      const rgb = segment === 'all' ? (labelColour(ids[k]!, { resultColors: colors }) ?? undefined) : undefined;
       return { lods, level: at(lods, level), ...(rgb ? { rgb } : {}) };
     });
     return this.#assembled(result, `${segment ?? MESH_SEGMENT}@${level}`, parts, client);

@@ -6,6 +6,11 @@
  * and tells every host in one step.
  */
 
+/** A room's access set from ARGV[3], logged and told to every host: the end of both access scripts. */
+const ACCESS_STORED = `redis.call('SET', key, ARGV[3])
+logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+redis.call('PUBLISH', P .. 'events:access', ARGV[1])`;
+
 export const ROOM_SCRIPTS = {
   /**
    * ARGV from, to, now, cacheTtlMs → 1 when room `from`'s entry became room `to`'s too (the same
@@ -67,9 +72,7 @@ local cur = redis.call('GET', key)
 local owner = ''
 if cur then owner = cjson.decode(cur).owner end
 if owner ~= ARGV[2] then return {0, cur or ''} end
-redis.call('SET', key, ARGV[3])
-logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
-redis.call('PUBLISH', P .. 'events:access', ARGV[1])
+${ACCESS_STORED}
 return {1, ARGV[3]}`,
   },
   /**
@@ -81,9 +84,7 @@ return {1, ARGV[3]}`,
     lua: `
 local key = P .. 'access:' .. ARGV[1]
 if redis.call('GET', key) ~= ARGV[2] then return 0 end
-redis.call('SET', key, ARGV[3])
-logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
-redis.call('PUBLISH', P .. 'events:access', ARGV[1])
+${ACCESS_STORED}
 return 1`,
   },
   /**

@@ -1,17 +1,21 @@
 /**
  * @module read-remote-volume
  * One level of a remote image read as a volume result: zarrita reads only the chunks (or the
- * shard ranges) the selection covers, through the remote store, into shared memory; one time
- * step or channel when the specimen names it, else every axis the image has. Which level a
+ * shard ranges) the selection covers, into shared memory, on a worker thread that asks this
+ * thread for each key (volume-task.ts), read here through the remote store; one time step or
+ * channel when the specimen names it, else every axis the image has. Which level a
  * reader gets is chosen here too: the finest within a byte budget, or the finest whose every
  * spatial axis is at most a `max_dim`. A chunk that does not decode is the remote's fault: a
  * 502 naming the remote and the level.
  */
-import * as zarr from 'zarrita';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { AbsolutePath } from '@zarrita/storage';
 import { createHostError, isHostError } from '../errors.ts';
 import { normalizeResult } from '../results/normalize-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { RemoteImage, RemoteLevel } from './remote-image.ts';
+import type { RemoteZarrStore } from './remote-zarr-store.ts';
+import type { RemoteVolumeChunk, RemoteVolumeRunner, StoreAnswer, StoreAsk } from './volume-task.ts';
 
 /** What of an image a specimen shows: a time step and a channel (null: all of them). */
 export interface RemoteSelection {
@@ -56,16 +60,52 @@ function selectionOf(image: RemoteImage, selection: RemoteSelection): (number | 
   return [...image.axes].map((axis) => (axis === 't' ? selection.t : axis === 'c' ? selection.channel : null));
 }
 
-/** Level `index` of `image`, with the selection, as a checked volume result. */
-export async function readRemoteVolume(image: RemoteImage, index: number, selection: RemoteSelection, signal?: AbortSignal): Promise<StoredResult> {
+/**
+ * Answers the thread's asks on `port` from `store`. A read that fails is told to the thread (its
+ * read then fails) and kept: the host error it was (a 502 naming the remote) is what the read
+ * throws, not the thread's word for it.
+ */
+function serveStore(port: MessagePort, store: RemoteZarrStore, signal: AbortSignal | undefined): { failure: () => unknown } {
+  let failure: unknown;
+  port.on('message', (ask: StoreAsk) => {
+    const key = ask.key as AbsolutePath;
+    const reading = ask.range ? store.getRange(key, ask.range, { signal }) : store.get(key, { signal });
+    reading.then(
+      (bytes) => {
+        // A copy of its own, moved: the store's bytes may be a view of a larger buffer it keeps.
+        const own = bytes?.slice();
+        port.postMessage({ id: ask.id, bytes: own } satisfies StoreAnswer, own ? [own.buffer as ArrayBuffer] : []);
+      },
+      (error: unknown) => {
+        failure ??= error;
+        port.postMessage({ id: ask.id, error: error instanceof Error ? error.message : String(error) } satisfies StoreAnswer);
+      },
+    );
+  });
+  return { failure: () => failure };
+}
+
+/** Level `index` of `image`, with the selection, as a checked volume result, read by `run` on a worker thread. */
+export async function readRemoteVolume(
+  image: RemoteImage,
+  index: number,
+  selection: RemoteSelection,
+  run: RemoteVolumeRunner,
+  signal?: AbortSignal,
+): Promise<StoredResult> {
   const level = image.levels[index]!;
-  let chunk: zarr.Chunk<zarr.NumberDataType>;
+  const { port1, port2 } = new MessageChannel();
+  const served = serveStore(port1, image.store, signal);
+  let chunk: RemoteVolumeChunk;
   try {
-    chunk = await zarr.get(level.array, selectionOf(image, selection), { useSharedArrayBuffer: true, ...(signal ? { signal } : {}) });
+    chunk = await run({ op: 'remoteVolume', format: image.zarrFormat, path: level.array.path, selection: selectionOf(image, selection), port: port2 }, signal);
   } catch (error) {
-    if (isHostError(error)) throw error;
-    const why = `level ${level.path} does not decode: ${error instanceof Error ? error.message : String(error)}`;
+    const cause = served.failure() ?? error;
+    if (isHostError(cause)) throw cause;
+    const why = `level ${level.path} does not decode: ${cause instanceof Error ? cause.message : String(cause)}`;
     throw createHostError('SPC_ERR_REMOTE_UNAVAILABLE', image.target.remote.name, `${image.target.path}/${level.path}`, why);
+  } finally {
+    port1.close();
   }
   const axes = selectedAxes(image, selection);
   const space = (values: number[] | null) => (values ? values.slice(-3) : undefined);

@@ -15,6 +15,7 @@ import { checkAgainstImage, type RemotePublishInput } from './remote-publish-inp
 import { RemoteReads } from './remote-reads.ts';
 import type { RemoteCache } from './remote-cache.ts';
 import { levelForMaxDim, levelWithin, readRemoteVolume, selectedAxes, selectedShape } from './read-remote-volume.ts';
+import type { RemoteVolumeRunner } from './volume-task.ts';
 
 export interface RemoteDataOptions {
   remotes: Readonly<Record<string, string>>;
@@ -26,6 +27,8 @@ export interface RemoteDataOptions {
   cache?: RemoteCache;
   /** The host's result budget: the levels read are held in it as any result is (so their ids answer), and dropped by it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'release'>;
+  /** Where a level's chunks are decoded: a worker thread, off the event loop. */
+  run: RemoteVolumeRunner;
 }
 
 /** A specimen published from a remote: what it shows of which image. */
@@ -67,11 +70,13 @@ export class RemoteData {
   /** The levels read, by `id\nlevel`, while the host's result budget holds them. */
   readonly #held = new Map<string, Promise<StoredResult>>();
   readonly #budget: RemoteDataOptions['budget'];
+  readonly #run: RemoteVolumeRunner;
 
   constructor(options: RemoteDataOptions) {
     this.list = new RemoteList(options.remotes);
     this.maxRemoteBytes = options.maxRemoteBytes;
     this.#budget = options.budget;
+    this.#run = options.run;
     const cache = options.cache ?? new MemoryRemoteCache(options.maxRemoteBytes);
     const reads = { timeoutMs: options.remoteTimeoutSeconds * 1000, maxAnswerBytes: options.maxRemoteBytes, s3Endpoint: options.s3Endpoint };
     this.reads = new RemoteReads(reads, cache);
@@ -127,7 +132,7 @@ export class RemoteData {
     const key = `${specimen.id}\n${level}`;
     const held = this.#held.get(key);
     if (held) return held;
-    const reading = readRemoteVolume(specimen.image, level, specimen.input, signal);
+    const reading = readRemoteVolume(specimen.image, level, specimen.input, this.#run, signal);
     this.#held.set(key, reading);
     reading.then(
       (result) => this.#budget.hold(result, `remote:${key}`, () => this.#held.get(key) === reading && this.#held.delete(key)),

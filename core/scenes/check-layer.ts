@@ -31,7 +31,7 @@ export interface LayerChange {
 export type SceneInput = { layers: LayerInput[]; active?: string | null } | { snapshot: string };
 
 /** Fields the host sets: one sent back (a scene read and put again) is ignored. */
-const HOST_FIELDS = ['result', 'stale', 'by'];
+const HOST_FIELDS = ['result', 'stale', 'failed', 'by'];
 const LAYER_FIELDS = ['id', 'source', 'kind', ...HOST_FIELDS, ...DISPLAY_FIELDS];
 const CHANGE_FIELDS = ['id', 'source', 'kind', ...HOST_FIELDS, 'active', ...DISPLAY_FIELDS];
 

@@ -22,7 +22,7 @@ import { stableJson } from '../wire/stable-json.ts';
  * A layer ready to store: its kind decided (the host fills it from the source when not given),
  * and who makes it (`by`, as the host knows them; absent when no one is known to).
  */
-export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult; stale?: LayerStale; by?: string };
+export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult; stale?: LayerStale; failed?: LayerStale; by?: string };
 
 /** One change: the scene after it, or null when it changes nothing. */
 export type SceneOp = (scene: RoomScene) => RoomScene | null;
@@ -44,6 +44,7 @@ export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
   }
   if (draft.result) layer.result = draft.result;
   if (draft.result && draft.stale) layer.stale = draft.stale;
+  if (!draft.result && draft.failed) layer.failed = draft.failed;
   if (draft.by !== undefined) layer.by = draft.by;
   return layer as unknown as SceneLayer;
 }
@@ -123,6 +124,7 @@ export function patchLayer(roomId: string, id: string, change: LayerChange & { k
       next.source = change.source;
       delete next.result;
       delete next.stale;
+      delete next.failed;
       if (change.display.name === undefined && old.name === defaultLayerName(old.source, id)) next.name = defaultLayerName(change.source, id);
     }
     if (change.kind) next.kind = change.kind;
@@ -173,7 +175,7 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
     if (!old || !sameSource(old.source, source)) return null;
     // A result of its source set again: the layer is no longer stale. The same result told
     // without what made it (the room's entry knows no provenance) keeps the provenance it has.
-    const { stale: _stale, ...fresh } = old;
+    const { stale: _stale, failed: _failed, ...fresh } = old;
     const known = old.result?.result_id === result.result_id && old.result?.provenance && !result.provenance;
     const set = { ...fresh, ...(kind ? { kind } : {}), result: known ? { ...result, provenance: old.result!.provenance } : result };
     const layer = counts ? fitLayerSteps(set, counts) : set;
@@ -183,16 +185,18 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
 }
 
 /**
- * Marks layer `id`'s result stale (`stale`: why its source failed) while it still shows
- * `source` and has a result; a layer without one has nothing stale to show.
+ * Says why layer `id`'s source failed while it still shows `source`: a layer with a result keeps
+ * showing it, marked `stale`; one without says `failed`.
  */
-export function setLayerStale(id: string, source: SceneLayer['source'], stale: LayerStale): SceneOp {
+export function setLayerStale(id: string, source: SceneLayer['source'], why: LayerStale): SceneOp {
   return (scene) => {
     const at = scene.layers.findIndex((layer) => layer.id === id);
     const old = scene.layers[at];
-    if (!old?.result || !sameSource(old.source, source)) return null;
-    if (old.stale && old.stale.code === stale.code && old.stale.detail === stale.detail) return null;
-    return { ...scene, layers: scene.layers.map((l, i) => (i === at ? { ...old, stale } : l)) };
+    if (!old || !sameSource(old.source, source)) return null;
+    const field = old.result ? 'stale' : 'failed';
+    const said = old[field];
+    if (said && said.code === why.code && said.detail === why.detail) return null;
+    return { ...scene, layers: scene.layers.map((l, i) => (i === at ? { ...old, [field]: why } : l)) };
   };
 }
 

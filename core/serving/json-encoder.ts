@@ -108,9 +108,4 @@ export class JsonResultEncoder {
       throw error;
     }
   }
-
-  /** Encodings shared by readers right now (large results only). */
-  get sharedCount(): number {
-    return this.#shared.size;
-  }
 }

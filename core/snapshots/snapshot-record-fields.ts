@@ -97,11 +97,14 @@ function staleOf(value: unknown, path: string): LayerStale {
   return { code: text(value.code, `${path}.code`), detail: text(value.detail, `${path}.detail`, MAX_LONG_TEXT) };
 }
 
+type LayerRecordFields = { result?: LayerResult; stale?: LayerStale; failed?: LayerStale; by?: string };
+
 /** The host's fields of layer `record` at `path`, checked. @throws SPC_ERR_SCENE_INVALID naming the field. */
-export function checkLayerRecord(record: Record<string, unknown>, path: string): { result?: LayerResult; stale?: LayerStale; by?: string } {
-  const fields: { result?: LayerResult; stale?: LayerStale; by?: string } = {};
+export function checkLayerRecord(record: Record<string, unknown>, path: string): LayerRecordFields {
+  const fields: LayerRecordFields = {};
   if (record.result !== undefined) fields.result = resultOf(record.result, `${path}.result`);
   if (record.stale !== undefined) fields.stale = staleOf(record.stale, `${path}.stale`);
+  if (record.failed !== undefined) fields.failed = staleOf(record.failed, `${path}.failed`);
   if (record.by !== undefined) fields.by = text(record.by, `${path}.by`);
   return fields;
 }

@@ -3,6 +3,7 @@
  * An orbit camera that frames a bounding sphere: rotate world points into view space and
  * project them orthographically onto a square canvas.
  */
+import { supersampling } from './canvas.ts';
 
 /** A view of the scene: where the object sits and how it is turned. */
 export interface Camera {
@@ -17,8 +18,20 @@ export interface Camera {
   size: number;
 }
 
+/**
+ * The supersampled side a render draws at (up to `wanted` times `size`) and its camera: `frame`
+ * (shared with other layers) at that side, or one framed to fit `positions`.
+ */
+export function renderCamera(
+  positions: Float32Array, size: number, wanted: number, look: { yaw?: number; pitch?: number }, frame?: Camera, margin?: number,
+): { factor: number; full: number; camera: Camera } {
+  const factor = supersampling(size, wanted);
+  const full = size * factor;
+  return { factor, full, camera: frame ? { ...frame, size: full } : frameCamera(positions, full, look.yaw, look.pitch, margin) };
+}
+
 /** Frames the points of `positions` (flat x,y,z) with a margin, seen from the given angles. */
-export function frameCamera(positions: Float32Array, size: number, yaw = 0.6, pitch = 0.45, margin = 1.12): Camera {
+function frameCamera(positions: Float32Array, size: number, yaw = 0.6, pitch = 0.45, margin = 1.12): Camera {
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   for (let i = 0; i < positions.length; i += 3) {
     const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;

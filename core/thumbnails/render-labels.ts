@@ -5,7 +5,7 @@
  * background left to the backdrop. Nearest voxel, never blended: ids are categories.
  */
 import type { VolumeResult } from 'vitrine';
-import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
+import { labelColour } from '../wire/label-colors.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
 
 /** Each label's colour (0..1 RGB): the volume's own, else the categorical one; each worked out once. */
@@ -14,8 +14,7 @@ export function labelColours(volume: Pick<VolumeResult, 'label_colors'>): (id: n
   return (id) => {
     let rgb = colours.get(id);
     if (!rgb) {
-      const given = volume.label_colors?.[String(id)];
-      rgb = (given ? rgbOfHex(given) : labelRgb(id)).map((c) => c / 255);
+      rgb = (labelColour(id, { resultColors: volume.label_colors }) ?? [0, 0, 0]).map((c) => c / 255);
       colours.set(id, rgb);
     }
     return rgb;

@@ -1,11 +1,13 @@
 /**
  * @module render-mesh
  * A z-buffered triangle rasteriser with per-pixel (Phong-interpolated) normals, shaded by a
- * key light, a cool fill light, a rim light and a Blinn-Phong highlight.
+ * key light, a cool fill light, a rim light and a Blinn-Phong highlight. A mesh with colours
+ * per vertex (a segmentation's surfaces, each painted in its label's colour) is shaded in them,
+ * interpolated across each triangle, as the page draws it; else in the one colour asked.
  */
 import type { MeshResult } from 'vitrine';
-import { frameCamera, project, toView, type Camera } from './camera.ts';
-import { createBackdrop, downsample, downsampleDepth, supersampling, type Canvas } from './canvas.ts';
+import { project, renderCamera, toView, type Camera } from './camera.ts';
+import { createBackdrop, downsample, downsampleDepth, type Canvas } from './canvas.ts';
 import { computeFlatNormals } from './flat-normals.ts';
 
 /** Surface colour (0..1 RGB) and optional view angles. */
@@ -22,9 +24,7 @@ const SUPERSAMPLE = 3;
  * `frame` (a camera of that size shared with other layers) sees it.
  */
 export function renderMesh(mesh: MeshResult, size: number, look: MeshLook, frame?: Camera): Canvas {
-  const factor = supersampling(size, SUPERSAMPLE);
-  const full = size * factor;
-  const camera = frame ? { ...frame, size: full } : frameCamera(mesh.vertices, full, look.yaw, look.pitch);
+  const { factor, full, camera } = renderCamera(mesh.vertices, size, SUPERSAMPLE, look, frame);
   const canvas = createBackdrop(full, full);
   const normals = mesh.normals ?? computeFlatNormals(mesh.vertices, mesh.indices);
   const vertexCount = mesh.vertices.length / 3;
@@ -38,6 +38,8 @@ export function renderMesh(mesh: MeshResult, size: number, look: MeshLook, frame
   }
   const depth = new Float32Array(full * full).fill(Infinity);
   const gNormal = new Float32Array(full * full * 3);
+  const colours = vertexColours(mesh);
+  const gColour = colours ? new Float32Array(full * full * 3) : null;
   const { indices } = mesh;
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t]!, b = indices[t + 1]!, c = indices[t + 2]!;
@@ -66,10 +68,11 @@ export function renderMesh(mesh: MeshResult, size: number, look: MeshLook, frame
           gNormal[pixel * 3 + k] =
             w0 * viewNormals[a * 3 + k]! + w1 * viewNormals[b * 3 + k]! + w2 * viewNormals[c * 3 + k]!;
         }
+        if (gColour) for (let k = 0; k < 3; k++) gColour[pixel * 3 + k] = w0 * colours![a * 3 + k]! + w1 * colours![b * 3 + k]! + w2 * colours![c * 3 + k]!;
       }
     }
   }
-  shade(canvas, depth, gNormal, look.colour);
+  shade(canvas, depth, gNormal, gColour ?? look.colour);
   // In a room's picture (a shared camera) the depth goes with it, for the layers drawn after.
   return frame ? { ...downsample(canvas, factor), depth: downsampleDepth(depth, full, factor) } : downsample(canvas, factor);
 }
@@ -78,9 +81,20 @@ const KEY = normalise([-0.45, 0.7, 0.55]);
 const FILL = normalise([0.6, -0.1, 0.4]);
 const HALF = normalise([KEY[0], KEY[1], KEY[2] + 1]);
 
-function shade(canvas: Canvas, depth: Float32Array, gNormal: Float32Array, colour: [number, number, number]): void {
+/** The mesh's colours per vertex as 0..1 RGB (bytes scaled), or null when it has none for every vertex. */
+function vertexColours(mesh: MeshResult): Float32Array | null {
+  const given = mesh.colors;
+  if (!given || given.length !== mesh.vertices.length) return null;
+  return given instanceof Uint8Array ? Float32Array.from(given, (c) => c / 255) : Float32Array.from(given);
+}
+
+/** Shades every covered pixel in `colour`: one for all, or one per pixel (three values each). */
+function shade(canvas: Canvas, depth: Float32Array, gNormal: Float32Array, colour: readonly [number, number, number] | Float32Array): void {
+  const perPixel = colour instanceof Float32Array;
   for (let pixel = 0; pixel < depth.length; pixel++) {
     if (depth[pixel] === Infinity) continue;
+    const at = perPixel ? pixel * 3 : 0;
+    const r = colour[at]!, g = colour[at + 1]!, b = colour[at + 2]!;
     let nx = gNormal[pixel * 3]!, ny = gNormal[pixel * 3 + 1]!, nz = gNormal[pixel * 3 + 2]!;
     const length = Math.hypot(nx, ny, nz) || 1;
     nx /= length; ny /= length; nz /= length;
@@ -91,9 +105,9 @@ function shade(canvas: Canvas, depth: Float32Array, gNormal: Float32Array, colou
     const rim = (1 - nz) ** 3;
     const spec = Math.max(0, nx * HALF[0] + ny * HALF[1] + nz * HALF[2]) ** 48;
     const i = pixel * 3;
-    canvas.rgb[i] = colour[0] * (0.12 + 0.85 * key + 0.18 * fill) + 0.35 * spec + 0.12 * rim;
-    canvas.rgb[i + 1] = colour[1] * (0.12 + 0.85 * key + 0.22 * fill) + 0.35 * spec + 0.16 * rim;
-    canvas.rgb[i + 2] = colour[2] * (0.14 + 0.85 * key + 0.3 * fill) + 0.35 * spec + 0.24 * rim;
+    canvas.rgb[i] = r * (0.12 + 0.85 * key + 0.18 * fill) + 0.35 * spec + 0.12 * rim;
+    canvas.rgb[i + 1] = g * (0.12 + 0.85 * key + 0.22 * fill) + 0.35 * spec + 0.16 * rim;
+    canvas.rgb[i + 2] = b * (0.14 + 0.85 * key + 0.3 * fill) + 0.35 * spec + 0.24 * rim;
   }
 }
 

@@ -4,8 +4,8 @@
  * scalar through a colour map), then tone-mapped so dense regions glow instead of clipping.
  */
 import type { PointCloudResult } from 'vitrine';
-import { frameCamera, project, type Camera } from './camera.ts';
-import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
+import { project, renderCamera, type Camera } from './camera.ts';
+import { createBackdrop, downsample, type Canvas } from './canvas.ts';
 import { windowOf } from './render-volume.ts';
 import { sampleColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 
@@ -23,9 +23,7 @@ const SUPERSAMPLE = 2;
 
 /** Renders `cloud` to a `size` × `size` canvas: framed to fit, or as `frame` (a camera of that size) sees it. */
 export function renderPoints(cloud: PointCloudResult, size: number, look: PointLook, frame?: Camera): Canvas {
-  const factor = supersampling(size, SUPERSAMPLE);
-  const full = size * factor;
-  const camera = frame ? { ...frame, size: full } : frameCamera(cloud.points, full, look.yaw, look.pitch, 1.02);
+  const { factor, full, camera } = renderCamera(cloud.points, size, SUPERSAMPLE, look, frame, 1.02);
   const light = new Float32Array(full * full * 3);
   const count = cloud.points.length / 3;
   const exposure = (look.exposure ?? 1) * Math.min(4, (full * full) / count);

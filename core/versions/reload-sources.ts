@@ -96,5 +96,6 @@ export async function reloadSources(
     pluginCount = served.plugins;
     home.versions.announce(change);
   }
-  return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems, change };
+  const downgraded = change.downgraded.map(({ plugin, from, to }) => ({ plugin, from, to }));
+  return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems, downgraded, change };
 }

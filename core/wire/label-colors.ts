@@ -7,6 +7,7 @@
  * result gives (`label_colors`) or a display overrides wins. Id 0 is the background and has no
  * colour. Browser-safe.
  */
+import type { LayerLabels } from './scene-types.ts';
 
 /** RGB bytes of the categorical colour of `id` (> 0): hues a golden angle apart, saturation and brightness varied a little. */
 export function labelRgb(id: number): [number, number, number] {
@@ -16,6 +17,32 @@ export function labelRgb(id: number): [number, number, number] {
   const k = (n: number): number => (n + hue * 6) % 6;
   const f = (n: number): number => value - value * saturation * Math.max(0, Math.min(k(n), 4 - k(n), 1));
   return [Math.round(f(5) * 255), Math.round(f(3) * 255), Math.round(f(1) * 255)];
+}
+
+/** `#rrggbb` as bytes, or null when `text` is not one. */
+export function parseHexColour(text: unknown): [number, number, number] | null {
+  return typeof text === 'string' && /^#[0-9a-f]{6}$/i.test(text) ? rgbOfHex(text) : null;
+}
+
+/** Where a segmentation's colours come from. */
+export interface LabelSources {
+  /** The result's colours by id (`label_colors`). */
+  resultColors?: Record<string, string>;
+  /** The layer's settings: its own colours by id, and which ids it shows. */
+  labels?: LayerLabels;
+}
+
+/**
+ * The colour id `id` is drawn in wherever a segment is drawn (the page's slices and surfaces,
+ * the room's picture, a painted `segment=all` mesh), or null when it is not drawn: 0 is the
+ * background; with `show: selected` only the selected ids are drawn; else the layer's own colour
+ * for it, the result's, or the categorical one.
+ */
+export function labelColour(id: number, sources: LabelSources): [number, number, number] | null {
+  if (id === 0) return null;
+  const labels = sources.labels;
+  if (labels?.show === 'selected' && !(labels.selected ?? []).includes(id)) return null;
+  return parseHexColour(labels?.colors?.[String(id)]) ?? parseHexColour(sources.resultColors?.[String(id)]) ?? labelRgb(id);
 }
 
 /** `#rrggbb` of `id`: `given[id]` when set, else its categorical colour. */

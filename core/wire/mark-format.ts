@@ -8,10 +8,13 @@
 import { formatValue } from './format-value.ts';
 import type { Annotation } from './scene-types.ts';
 
+/** The unit a volume measured in length unit `unit` is in: `um³`. */
+export const volumeUnit = (unit: string): string => `${unit}³`;
+
 /** `length 12.5 um`, `volume 40 um³`, '' for a kind the host measures nothing of. */
 export function measurementOf(mark: Pick<Annotation, 'length' | 'volume'>, unit: string | null): string {
   if (typeof mark.length === 'number') return `length ${formatValue(mark.length)}${unit ? ` ${unit}` : ''}`;
-  if (typeof mark.volume === 'number') return `volume ${formatValue(mark.volume)}${unit ? ` ${unit}³` : ''}`;
+  if (typeof mark.volume === 'number') return `volume ${formatValue(mark.volume)}${unit ? ` ${volumeUnit(unit)}` : ''}`;
   return '';
 }
 

@@ -108,6 +108,12 @@ export interface SceneLayer extends LayerDisplay {
   /** Set by the host: the layer still shows `result`, but its source no longer gives it. */
   stale?: LayerStale;
   /**
+   * Set by the host: the layer has no result because its source failed (a remote that does not
+   * answer, parameters a function refuses), with why. Gone once a result is set or its source
+   * changes; a remote's failure is tried again by itself, a while later.
+   */
+  failed?: LayerStale;
+  /**
    * Set by the host: who made the layer's last change (adding it, or changing its source or how
    * it looks), as the host knows them: a user's name, or `anonymous`. Never read from a request.
    */

@@ -140,6 +140,11 @@ export interface ReloadResponse {
   plugins: number;
   /** What was refused or could not be read, one line each. */
   problems: string[];
+  /**
+   * Plugins whose serving version is now earlier than the one it took over from (an older
+   * release dropped in): layers that pin no version follow it.
+   */
+  downgraded: { plugin: string; from: string; to: string }[];
   /** On a relay: each connected worker's own reload counts, or `{error}`. */
   workers?: Record<string, Record<string, unknown>>;
 }

@@ -13,6 +13,7 @@ import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 import type { PictureAsk } from '../thumbnails/room-picture.ts';
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
+import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 
 /** Run one plugin export, its injected slots where callPluginFunction takes them. */
 export interface InvokeTask extends Pick<PluginCall, 'returnType' | 'reporterIndex' | 'signalIndex'> {
@@ -85,7 +86,8 @@ export type WorkerTask =
   | SurfaceTask
   | MeshLodsTask
   | AssembleLevelTask
-  | RoomPictureTask;
+  | RoomPictureTask
+  | RemoteVolumeTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -109,6 +111,8 @@ export interface TaskResults extends DeliveryTaskResults {
   meshLods: BuiltLevelSet;
   /** A level of level sets as one mesh. */
   assembleLevel: StoredResult;
+  /** A remote level's selection, decoded into shared memory. */
+  remoteVolume: RemoteVolumeChunk;
 }
 
 /** Sent by the worker on the task port. */

@@ -10,6 +10,7 @@ import type { DeliveryTaskRunner } from '../delivery/delivery-tasks.ts';
 import type { PyramidRunner } from '../pyramid/volume-pyramids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { MeshLodsRunner } from '../meshes/lod-tasks.ts';
+import type { RemoteVolumeRunner } from '../remote/volume-task.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -29,6 +30,7 @@ export const TASK_EXPORTS = {
   meshLods: 'meshLods',
   assembleLevel: 'assembleLevel',
   roomPicture: 'roomPicture',
+  remoteVolume: 'remoteVolume',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -67,4 +69,9 @@ export function pictureRunner(pool: Tinypool): PictureRunner {
 /** The encode pool as the level-set cache sees it: a surface's levels of detail built on a thread. */
 export function meshLodsRunner(pool: Tinypool): MeshLodsRunner {
   return { build: (task) => runTask(pool, task), assemble: (task) => runTask(pool, task) };
+}
+
+/** The encode pool as remote reads see it: a level's chunks decoded on a thread, its port moved there. */
+export function remoteVolumeRunner(pool: Tinypool): RemoteVolumeRunner {
+  return (task, signal) => runTask(pool, task, { transferList: [task.port], ...(signal ? { signal } : {}) });
 }

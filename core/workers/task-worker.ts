@@ -32,6 +32,7 @@ import type { PackedBytes } from '../delivery/pack-delivery.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
+import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
 import { ProgressBatch } from '../results/progress-batch.ts';
@@ -59,6 +60,7 @@ const pyramids = loadOnce(() => import('../pyramid/step-pyramid.ts'));
 const pictures = loadOnce(() => import('../thumbnails/room-picture.ts'));
 const imports = loadOnce(() => import('../annotations/parse-import.ts'));
 const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
+const remoteReads = loadOnce(() => import('../remote/port-store.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -252,4 +254,9 @@ export async function roomPicture(task: RoomPictureTask): Promise<Uint8Array> {
 /** An annotation import read off the host's event loop (annotations/parse-import.ts). */
 export async function parseImport(task: ParseImportTask): Promise<ImportOutcome> {
   return (await imports()).parseImport(task);
+}
+
+/** A remote level's selection (remote/port-store.ts); its shared values count towards the next collection. */
+export function remoteVolume(task: RemoteVolumeTask): Promise<RemoteVolumeChunk> {
+  return handingOver(async () => (await remoteReads()).readRemoteVolumeTask(task), (chunk) => chunk.data.byteLength);
 }

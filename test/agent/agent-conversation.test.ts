@@ -6,8 +6,8 @@
  * conversation starts a new one, a late joiner hears the conversation; the agent's tools run in
  * the host as the turn's user (a computed volume loaded into the headsets by its `load_id`, with
  * `type: "volume"`), a capture reaches the model as a picture, an executor that leaves is told
- * to the model; a provider's refusal is an `error` frame in its words without the key; a host past
- * its conversations refuses a turn at once. (A turn past its time, on a fake clock: test/unit/agent/.)
+ * to the model; a provider's refusal (or a 200 that is not a stream) is an `error` frame in its
+ * words without the key; a host past its conversations refuses a turn at once. (A turn past its time, on a fake clock: test/unit/agent/.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectAgent, type AgentClient, type Frame } from '../helpers/agent-client.ts';
@@ -175,6 +175,10 @@ describe('a room’s conversation', () => {
       a.send({ type: 'text', text: `again ${status}` });
       expect((await a.next((f) => f.type === 'error')).message).toBe(`the chat-completions server answered ${status}: scripted ${status}`);
     }
+    // A 200 that is not the stream asked for ends the turn, named, rather than as an empty reply.
+    model.answer(() => ({ plain: { contentType: 'text/html', body: '<html>a proxy’s page</html>' } }));
+    a.send({ type: 'text', text: 'a page?' });
+    expect((await a.next((f) => f.type === 'error')).message).toBe('the chat-completions server answered 200 with text/html, not the event stream asked for');
     await a.close();
   });
 

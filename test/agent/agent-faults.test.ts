@@ -23,7 +23,7 @@ import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 /** A turn's limit, in seconds: every hang and stall ends within it. */
-const TURN_SECONDS = 15;
+const TURN_SECONDS = 6;
 const never = new Promise<void>(() => {});
 
 let model: ScriptedModel;

@@ -10,7 +10,8 @@
  * host's page draws it. A room whose active layer is such an array (with a unit), restored
  * from its snapshot and from its session file into rooms of other names, on the same host and on
  * the second, lists the array in each room's catalog and draws every layer and mark region by
- * region as the original's page does, its scale bar in the array's unit.
+ * region as the original's page does, its scale bar in the array's unit; the file's preview
+ * ("Open session") on a page of yet another room draws both layers, in that unit too.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -213,5 +214,32 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
       expect(copy.errors).toEqual([]);
     }
     expect(original.errors).toEqual([]);
+  });
+
+  it('opened on a page of another room, previews the array its active layer shows, in the array’s unit', async () => {
+    const rep = freshRoom('rep');
+    const scan = `${host.url}/api/specimens/${rep}.scan?filename=scan.npy&room=${rep}&unit=micrometer`;
+    const array = { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([8, 8, 8])) };
+    expect((await fetch(scan, array)).status).toBe(201);
+    const layers = [
+      { id: 'ball', source: { function: 'shape', params: { segments: 12 } } },
+      { id: 'scan', source: { specimen: `${rep}.scan` }, opacity: 0.5 },
+    ];
+    const put = { method: 'PUT', headers: JSON_TYPE, body: JSON.stringify({ layers, active: 'scan' }) };
+    expect((await fetch(`${host.url}/api/rooms/${rep}/scene`, put)).status).toBe(200);
+    const { id } = (await (await fetch(`${host.url}/api/rooms/${rep}/snapshots`, { method: 'POST' })).json()) as { id: string };
+    const buffer = Buffer.from(await (await fetch(`${host.url}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
+
+    const preview = await openPage(browser, contexts, `${host.url}/${viewerQuery({ room: freshRoom('rep-b') })}`);
+    await preview.page.getByTestId('session-file').setInputFiles({ name: `${id}.vitrine`, mimeType: 'application/x-tar', buffer });
+    await preview.page.getByTestId('snapshot-banner').waitFor();
+    await drawn(preview.page, ['ball', 'scan']);
+    // The scale bar reads in the array's unit, never the bare 'units' of a frame whose result was not found.
+    await preview.page.waitForFunction(() => /\d micrometer$/.test(document.querySelector('[data-testid=scale-bar-label]')?.textContent ?? ''), null, {
+      timeout: STATE_WAIT_MS,
+    });
+    expect(await preview.page.getByText('Choose a specimen').count()).toBe(0);
+    await shot(preview.page, 'session-renamed-preview');
+    expect(preview.errors).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * `vitrine build --against`: in a real git repository of a project `vitrine init` wrote, a
- * breaking change against `git:HEAD~1` exits 1 with lines pointing at the source, and exits 0
- * once the package's major version went up; `--format json`; a Python plugin compared with a
- * previous build's output folder; an earlier build that cannot be had exits 2.
+ * breaking change against `git:HEAD~1` exits 1 with lines pointing at the source, and the
+ * verdict points at the plugin's own version: a package.json made in its folder with its name
+ * and the version it had (the project's package.json, shared by every plugin, is left as it
+ * was); it exits 0 once that major version went up; `--format json`; a Python plugin compared
+ * with a previous build's output folder; an earlier build that cannot be had exits 2.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,12 @@ function git(cwd: string, ...args: string[]): string {
 
 function edit(file: string, change: (text: string) => string): void {
   writeFileSync(file, change(readFileSync(file, 'utf8')));
+}
+
+/** The module `type` of the project's package.json, as `{type}` when it states one. */
+function typeAbove(project: string): { type?: string } {
+  const type = (JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as { type?: string }).type;
+  return type === undefined ? {} : { type };
 }
 
 /** The line number of the first line of `file` containing `text`. */
@@ -54,15 +62,33 @@ describe('vitrine build --against git:<ref> in a scaffolded project', () => {
     const tag = lineOf(plugin, '@range segments');
     expect(run.stdout).toContain(`plugins/lab/index.ts:${tag}: compatible: maximum of 'segments' of 'ripple' raised from 256 to 512\n`);
     expect(run.stdout).toMatch(/1 function compared: 1 breaking, 1 changes-results, 1 compatible/);
-    const verdict = 'lab: 1 breaking change and version 0.1.0 → 0.1.0: raise its major version (to 1.0.0): "version" in package.json, or undo them';
+    const verdict =
+      'lab: 1 breaking change and version 0.1.0 → 0.1.0: raise its major version (to 1.0.0): "version" in plugins/lab/package.json ' +
+      "(made now: 0.1.0 from package.json, which is not the plugin's own), or undo them";
     expect(run.stderr).toContain(verdict);
-    // The repository is as it was: no worktree, nothing checked out.
-    expect(git(project, 'status', '--porcelain')).toBe('');
+    // The plugin's own package.json, made with its name and the version it had, the module type of the one above.
+    const own = JSON.parse(readFileSync(path.join(project, 'plugins/lab/package.json'), 'utf8')) as Record<string, unknown>;
+    expect(own).toEqual({ name: 'lab', version: '0.1.0', private: true, ...typeAbove(project) });
+    // The repository is as it was but for that file: no worktree, nothing checked out, the project's package.json untouched.
+    expect(git(project, 'status', '--porcelain')).toBe('?? plugins/lab/package.json\n');
     expect(git(project, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+    // Asked again, the verdict points at the file it made, which it leaves as it is.
+    const again = await runVitrine(['build', '--against', 'git:HEAD~1', '--out', out], project);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('raise its major version (to 1.0.0): "version" in plugins/lab/package.json, or undo them');
+    expect(JSON.parse(readFileSync(path.join(project, 'plugins/lab/package.json'), 'utf8'))).toEqual(own);
+    const json = await runVitrine(['build', '--against', 'git:HEAD~1', '--out', out, '--format', 'json'], project);
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as { plugins: unknown[] }).plugins).toEqual([
+      {
+        plugin: 'lab', from: '0.1.0', to: '0.1.0', major_bumped: false, breaking: 1, allowed: false,
+        version_file: 'plugins/lab/package.json', version_file_made: false,
+      },
+    ]);
   });
 
-  it('the same change with the major version raised exits 0, also as JSON', async () => {
-    const pkg = path.join(project, 'package.json');
+  it("the same change with the plugin's own major version raised exits 0, also as JSON", async () => {
+    const pkg = path.join(project, 'plugins/lab/package.json');
     const original = readFileSync(pkg, 'utf8');
     edit(pkg, (text) => text.replace('"version": "0.1.0"', '"version": "1.0.0"'));
     try {

@@ -64,6 +64,26 @@ const sizeDefault = async () =>
   ((await (await fetch(`${dev.url}/api/processing/functions/alpha_mesh/schema`)).json()) as { properties: { size: { default: number } } }).properties.size
     .default;
 
+/**
+ * The plugins whose build errors a host stream opened now starts with. The opening events are
+ * written before anything published later, so a `reload` caused after opening (shared code
+ * saved again, beta rebuilt) comes after every one of them.
+ */
+async function standingFailures(): Promise<string[]> {
+  const late = await openStream(`${dev.url}/api/events`);
+  try {
+    await late.next((e) => e.event === 'hello');
+    writeFileSync(scaleFile(), readFileSync(scaleFile(), 'utf8'));
+    const marker = await late.next((e) => e.event === 'reload' && (e.data as { plugin?: string }).plugin === 'beta');
+    return late.events
+      .slice(0, late.events.indexOf(marker))
+      .filter((e) => e.event === 'build-error')
+      .map((e) => (e.data as { plugin: string }).plugin);
+  } finally {
+    late.close();
+  }
+}
+
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-'));
   for (const [name, source] of [['alpha', alphaSource('1')], ['beta', BETA], ['gamma', GAMMA], ['delta', DELTA_INDEX]] as const) {
@@ -156,9 +176,12 @@ describe('vitrine dev', () => {
       .toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
     await expect.poll(() => dev.stderr()).toMatch(/alpha has 3 errors; still serving its last good build/);
     expect(await sizeDefault()).toBe(2);
+    // A stream opened after the failure starts with it (and gamma's, failed since the start).
+    expect(await standingFailures()).toEqual(['gamma', 'alpha']);
     writeFileSync(alphaFile(), alphaSource('3'));
-    await events.next((e) => e.event === 'reload', from);
+    await events.next((e) => e.event === 'reload' && (e.data as { plugin?: string }).plugin === 'alpha', from);
     expect(await sizeDefault()).toBe(3);
+    expect(await standingFailures()).toEqual(['gamma']);
   });
 
   it('says a plugin that has never built is not served (there is no last good build)', async () => {

@@ -3,9 +3,9 @@
  * A model provider on loopback for the agent's tests and benchmarks (no model can run on the
  * test machines): an HTTP server speaking the Anthropic Messages API (`POST /v1/messages`) or an
  * OpenAI-compatible chat-completions server (`POST /v1/chat/completions`), both streamed as
- * Server-Sent Events in the provider's own event shapes, or an error body with its status. The
- * test scripts each answer from the request it got (its last user words, the tool results it
- * carries); every request is kept for the test to read.
+ * Server-Sent Events in the provider's own event shapes, or an error body with its status, or a
+ * 200 that is not an event stream. The test scripts each answer from the request it got (its last
+ * user words, the tool results it carries); every request is kept for the test to read.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,8 @@ export interface ScriptedReply {
   calls?: { name: string; args: Record<string, unknown>; raw?: string }[];
   status?: number;
   error?: string;
+  /** A 200 that is not an event stream (a server that ignored `stream`, or a proxy's page): its type and body. */
+  plain?: { contentType: string; body: string };
   /** Resolves when the answer may start (a test holds a turn running). */
   hold?: Promise<void>;
   /**
@@ -202,6 +204,7 @@ export async function startScriptedModel(provider: Provider): Promise<ScriptedMo
           res.writeHead(reply.status, { 'content-type': 'application/json' });
           return res.end(JSON.stringify(errorBody(provider, reply.status, reply.error ?? 'scripted failure')));
         }
+        if (reply.plain) return res.writeHead(200, { 'content-type': reply.plain.contentType }).end(reply.plain.body);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const events: Events = [];
         (provider === 'anthropic' ? streamAnthropic : streamOpenai)(events, reply, requests.length);

@@ -2,7 +2,8 @@
  * The colour maps a host lists and a room's picture, over a real HTTP server on loopback:
  * `GET /api/colormaps`; a view naming an unlisted map is a 400 listing them; every map the
  * viewer offers is accepted; `GET /api/rooms/{room_id}/image` answers a PNG of the asked size
- * with a picture in it (not one colour), 400 for a bad side naming it, 404 for an empty room.
+ * with a picture in it (not one colour), 400 for a bad side naming it, 404 for an empty room;
+ * a segmentation in `surface` mode is drawn as lit surfaces, each segment in its label's colour.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,10 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../core/app.ts';
 import { SCALAR_COLORMAPS as VIEWER_COLORMAPS } from '../../core/wire/colormaps.ts';
 import { room } from '../helpers/create-test-app.ts';
+import { hsvAt } from '../helpers/png-hsv.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { labelRgb } from '../../core/wire/label-colors.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir, OBJ_TEXT } from '../helpers/specimens-dir.ts';
 
@@ -41,6 +46,17 @@ afterAll(async () => {
 
 const put = (path: string, body: unknown) =>
   fetch(`${url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A uint8 `.npy` file of `data` in `shape` (C order). */
+function npyOf(data: Uint8Array, shape: number[]): Buffer {
+  let header = `{'descr': '|u1', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
+  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
+  const prelude = Buffer.alloc(10);
+  prelude.write('\x93NUMPY', 0, 'latin1');
+  prelude.writeUInt8(1, 6);
+  prelude.writeUInt16LE(header.length, 8);
+  return Buffer.concat([prelude, Buffer.from(header, 'latin1'), Buffer.from(data)]);
+}
 
 /** The distinct pixel colours of a PNG (RGB). */
 function colours(png: PNG): number {
@@ -160,5 +176,52 @@ describe('a picture of the room', () => {
     const alone = census(await picture());
     expect(alone.blue).toBe(0);
     expect(alone.grey).toBeGreaterThan(4000);
+  });
+
+  it('draws a segmentation’s surfaces, each segment’s in the colour the page’s label palette gives it', async () => {
+    const r = room();
+    // A 12³ labels volume: segment 2 a block at x 1..4, segment 5 one at x 7..10.
+    const n = 12;
+    const ids = new Uint8Array(n ** 3);
+    for (let z = 3; z <= 8; z++) for (let y = 3; y <= 8; y++) for (let x = 1; x <= 10; x++) if (x <= 4 || x >= 7) ids[(z * n + y) * n + x] = x <= 4 ? 2 : 5;
+    const published = await fetch(`${url}/api/specimens/${r}.seg?filename=seg.npy&role=labels`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Uint8Array.from(npyOf(ids, [n, n, n])),
+    });
+    expect(published.status).toBe(201);
+    const layers = [{ id: 'seg', source: { specimen: `${r}.seg` }, kind: 'labels', mode: 'surface' }];
+    expect((await put(`/api/rooms/${r}/scene`, { layers })).status).toBe(200);
+    await waitFor(async () => {
+      const scene = (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as RoomScene;
+      return scene.layers[0]?.result?.levels ? true : undefined;
+    }, 'the labels layer computed, with levels');
+    const answer = await fetch(`${url}/api/rooms/${r}/image?w=256&h=256`);
+    expect(answer.status).toBe(200);
+    const png = PNG.sync.read(Buffer.from(await answer.arrayBuffer()));
+    writeFileSync('/tmp/vitrine-room-labels.png', PNG.sync.write(png));
+    /** The brightness of the pixels drawn in `id`'s hue, lowest first: a lit surface spans a range, a flat slice has one. */
+    const brightnessOf = (id: number): number[] => {
+      const [lr, lg, lb] = labelRgb(id).map((c) => c / 255) as [number, number, number];
+      const max = Math.max(lr, lg, lb), d = max - Math.min(lr, lg, lb);
+      const hue = max === lr ? 60 * (((lg - lb) / d + 6) % 6) : max === lg ? 60 * ((lb - lr) / d + 2) : 60 * ((lr - lg) / d + 4);
+      const values: number[] = [];
+      for (let y = 0; y < png.height; y++) {
+        for (let x = 0; x < png.width; x++) {
+          const at = hsvAt(png, x, y);
+          const apart = Math.min(Math.abs(at.h - hue), 360 - Math.abs(at.h - hue));
+          if (at.s > 0.35 && at.v > 0.15 && apart < 12) values.push(at.v);
+        }
+      }
+      return values.sort((a, b) => a - b);
+    };
+    // The two segments' colours are told apart (green and orange), and each is drawn as a lit surface.
+    expect(Math.abs(labelRgb(2)[0] - labelRgb(5)[0]) + Math.abs(labelRgb(2)[2] - labelRgb(5)[2])).toBeGreaterThan(60);
+    for (const id of [2, 5]) {
+      const values = brightnessOf(id);
+      expect(values.length, `pixels of segment ${id}`).toBeGreaterThan(1000);
+      const spread = values[Math.floor(values.length * 0.9)]! - values[Math.floor(values.length * 0.1)]!;
+      expect(spread, `brightness spread of segment ${id}`).toBeGreaterThan(0.1);
+    }
   });
 });

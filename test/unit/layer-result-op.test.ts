@@ -1,6 +1,7 @@
 /**
  * Setting a layer's result: the same result told again without its provenance (as the room's
- * entry tells it) keeps the provenance the layer has; a new result replaces it; a stale mark goes.
+ * entry tells it) keeps the provenance the layer has; a new result replaces it; a stale or
+ * failed mark goes.
  */
 import { describe, expect, it } from 'vitest';
 import { setLayerResult, setLayerStale } from '../../core/scenes/scene-ops.ts';
@@ -23,6 +24,13 @@ describe('a layer result set', () => {
     const stale = setLayerStale('l', source, { code: 'SPC_ERR_PARAM_INVALID', detail: 'no' })(scene(made))!;
     expect(stale.layers[0]?.stale).toEqual({ code: 'SPC_ERR_PARAM_INVALID', detail: 'no' });
     expect(setLayerResult('l', source, made)(stale)?.layers[0]).not.toHaveProperty('stale');
-    expect(setLayerStale('l', source, { code: 'X', detail: 'y' })(scene())).toBeNull();
+  });
+
+  it('marks a layer without a result failed, and a result set ends it', () => {
+    const failed = setLayerStale('l', source, { code: 'SPC_ERR_REMOTE_UNAVAILABLE', detail: 'down' })(scene())!;
+    expect(failed.layers[0]).toMatchObject({ failed: { code: 'SPC_ERR_REMOTE_UNAVAILABLE', detail: 'down' } });
+    expect(failed.layers[0]).not.toHaveProperty('stale');
+    expect(setLayerStale('l', source, { code: 'SPC_ERR_REMOTE_UNAVAILABLE', detail: 'down' })(failed)).toBeNull();
+    expect(setLayerResult('l', source, made)(failed)?.layers[0]).not.toHaveProperty('failed');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The unit a mark's measurements read in: the unit of the result whose frame its points are in
  * (its layer's in the room's scene, else the room's entry), looked up once when found and asked
- * again while none is; and how a measurement reads with it.
+ * again while none is; a snapshot's frames from its own scene; and how a measurement reads with it.
  */
 import { describe, expect, it } from 'vitest';
 import { measurementOf } from '../../core/wire/mark-format.ts';
@@ -67,6 +67,27 @@ describe('mark units', () => {
     await settled();
     expect(units.unitOf(undefined)).toBe('nm');
     expect(reads.every((path) => !path.includes('/data'))).toBe(true);
+  });
+
+  it('reads the frames of a snapshot shown read-only from its scene, not from the page’s room', async () => {
+    const { read, reads } = host({
+      '/api/rooms/rep-b/entry': { result_id: 'r-room' },
+      '/api/rooms/rep-b/scene': { layers: [{ id: 'scan', result: { result_id: 'r-room' } }] },
+      '/api/results/r-room': { unit: 'mm' },
+      '/api/results/r-scan': { unit: 'micrometer' },
+      '/api/results/r-ball': {},
+    });
+    const units = new MarkUnits(() => undefined, () => null, read);
+    units.reset('rep-b');
+    units.showScene({ layers: [{ id: 'ball', result: { result_id: 'r-ball' } }, { id: 'scan', result: { result_id: 'r-scan' } }], active: 'scan' });
+    units.unitOf(undefined);
+    units.unitOf('scan');
+    units.unitOf('ball');
+    await settled();
+    expect(units.unitOf(undefined)).toBe('micrometer');
+    expect(units.unitOf('scan')).toBe('micrometer');
+    expect(units.unitOf('ball')).toBeNull();
+    expect(reads.filter((path) => path.startsWith('/api/rooms/'))).toEqual([]);
   });
 
   it('writes a ruler’s length and a box’s volume with the unit, and bare without one', () => {

@@ -40,7 +40,9 @@ describe('measurements on an anisotropic volume', () => {
     expect(box.volume).toBeCloseTo(1.3 * 1.3 * 4, 12);
     const csv = await (await fetch(at(r, '?format=csv'))).text();
     const rows = rowsOf(csv);
-    expect(Object.keys(rows[0]!)).toEqual(['id', 'kind', 'label', 'layer', 'point', 'x', 'y', 'z', 'length', 'volume', 'color', 'author']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'id', 'kind', 'label', 'layer', 'point', 'x', 'y', 'z', 'length', 'volume', 'color', 'author', 'unit', 'length_unit', 'volume_unit',
+    ]);
     expect(rows.filter((row) => row.id === ruler.id).map((row) => [row.point, Number(row.x), Number(row.y), Number(row.z), Number(row.length)])).toEqual([
       ['0', ...a, ruler.length],
       ['1', ...b, ruler.length],

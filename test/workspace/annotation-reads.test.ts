@@ -57,12 +57,12 @@ describe('annotation reads', () => {
     expect(await renderStableJson(annotations)).toBe(stableJson(annotations));
     const csv = await text(renderCsvParts(annotations));
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,kind,label,layer,point,x,y,z,length,volume,color,author,note,score');
+    expect(lines[0]).toBe('id,kind,label,layer,point,x,y,z,length,volume,color,author,unit,length_unit,volume_unit,note,score');
     expect(lines).toHaveLength(5_001);
-    expect(lines[1]).toBe('1,point,,,0,0,0,-1,,,,,"n, ""0""",0');
+    expect(lines[1]).toBe('1,point,,,0,0,0,-1,,,,,,,,"n, ""0""",0');
     const moved = [...annotations];
     moved[3] = { ...annotations[3]!, points: [[9, 9, 9]] };
-    expect((await text(renderCsvParts(moved))).split('\r\n')[4]).toBe('4,point,,,0,9,9,9,,,,,,');
+    expect((await text(renderCsvParts(moved))).split('\r\n')[4]).toBe('4,point,,,0,9,9,9,,,,,,,,,');
     // Marks kept from a pass before render the same bytes again.
     expect(await text(renderJsonParts({ version: 5_000, annotations }))).toBe(await json);
     expect(await text(renderCsvParts(annotations))).toBe(csv);

@@ -28,7 +28,7 @@ import { MarkList } from '../layers/marks/mark-list.ts';
 import { MarkPlacer, type MarkTool, type PlaceOutcome } from '../layers/marks/mark-placer.ts';
 import { MarkStore } from '../layers/marks/mark-store.ts';
 import { MarkTools } from '../layers/marks/mark-tools.ts';
-import { MarkUnits } from '../layers/marks/mark-units.ts';
+import { MarkUnits, type SceneResults } from '../layers/marks/mark-units.ts';
 import '../layers/marks/marks.css';
 
 export interface AnnotationPanelOptions {
@@ -95,6 +95,11 @@ export class AnnotationPanel {
     }
     this.#store.setRoom(room, live);
     this.#liveNote.hidden = live;
+  }
+
+  /** The page shows a snapshot's scene, read-only: lengths read in the units of its layers, not the room's. */
+  showScene(scene: SceneResults): void {
+    this.#units.showScene(scene);
   }
 
   /** An event of the followed room's stream (its annotations and every `state` keep the marks live). */

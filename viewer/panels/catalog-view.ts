@@ -3,9 +3,13 @@
  * The catalog as a grid of tiles (thumbnail, name, tags, a static/dynamic badge) with a
  * filter box matching names, ids, types, tags and descriptions. Its thumbnails may be told to
  * wait (for the stage's first picture): the tiles show at once, their images once let go.
+ * A room closed to the visitor shows a sign-in prompt in place of the tiles.
  */
 import type { CatalogEntry } from '../../core/wire/wire-types.ts';
 import { h, replaceChildren } from '../dom.ts';
+import { pageToken } from '../page-token.ts';
+import { describeError, isRoomClosed } from './request-failure.ts';
+import { askToSignIn } from './sign-in.ts';
 
 /** Thumbnails told to wait wait at most this long (a long computation, a hidden layer). */
 const THUMBNAILS_WAIT_MS = 4000;
@@ -55,6 +59,33 @@ export class CatalogView {
         h('strong', {}, 'The catalog could not be loaded'),
         h('p', {}, message),
         h('button', { class: 'button', onclick: retry }, 'Try again'),
+      ),
+    );
+  }
+
+  /** Why the catalog of `room` did not load: a room closed to the visitor asks them to sign in, anything else offers `retry`. */
+  showFailure(error: unknown, room: string, retry: () => void): void {
+    if (isRoomClosed(error)) this.showClosed(room, pageToken() !== undefined, () => askToSignIn());
+    else this.showError(describeError(error), retry);
+  }
+
+  /**
+   * The room is closed to whoever the page is now (the host would not list it): says so and
+   * offers to sign in (as someone else, when signed in already) in place of an error.
+   */
+  showClosed(room: string, signedIn: boolean, signIn: () => void): void {
+    const what = signedIn
+      ? 'You are signed in as someone who may not see it. Ask its owner to add you, or sign in as a member.'
+      : 'Sign in as one of its members to see its specimens and layers.';
+    replaceChildren(
+      this.#grid,
+      h(
+        'div',
+        { class: 'catalog-closed', role: 'status', 'data-testid': 'room-closed' },
+        h('strong', {}, `The room ${room} is closed to you`),
+        h('p', {}, what),
+        h('button', { class: 'button', type: 'button', 'data-testid': 'room-sign-in', onclick: signIn },
+          signedIn ? 'Sign in as someone else' : 'Sign in'),
       ),
     );
   }

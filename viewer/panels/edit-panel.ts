@@ -14,6 +14,7 @@
 import type * as THREE from 'three';
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { ClientEdit, EditAnswer, ListedEdit, VoxelBox } from '../../core/wire/edit-types.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { Stage } from '../stage/stage.ts';
 import { EditTools, type EditTool } from '../layers/labels/edit-tools.ts';
@@ -92,14 +93,15 @@ export class EditPanel {
     redo.addEventListener('click', () => void this.redo());
     this.element = h(
       'section',
-      { class: 'edit-panel', 'data-testid': 'edit-panel' },
-      h('h3', {}, 'Edit labels'),
-      h('div', { class: 'mark-toolbar' }, ...this.#buttons),
+      // Shown while the room has a labels layer to edit (showFor).
+      { class: 'section edit-panel', 'data-testid': 'edit-panel', hidden: true },
+      h('div', { class: 'section-head' }, h('h3', {}, 'Edit labels')),
+      h('div', { class: 'mark-tool-row' }, ...this.#buttons),
       h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'radius'), this.#radius),
       h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'label'), this.#label),
       h('label', { class: 'slice-row' }, this.#erase, 'erase'),
       h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'only over'), this.#only),
-      h('div', { class: 'mark-toolbar' }, next, apply, undo, redo),
+      h('div', { class: 'mark-tool-row' }, next, apply, undo, redo),
       this.#status,
       this.#list,
     );
@@ -119,6 +121,13 @@ export class EditPanel {
       void (event.shiftKey ? this.redo() : this.undo());
     });
     this.choose('none');
+  }
+
+  /** Shows the panel while `scene` has a labels layer; without one, the tools go back to navigating. */
+  showFor(scene: Pick<RoomScene, 'layers'>): void {
+    const editable = scene.layers.some((layer) => layer.kind === 'labels');
+    this.element.hidden = !editable;
+    if (!editable && this.tools.tool !== 'none') this.choose('none');
   }
 
   /** The status line: what to do next, or what went wrong. */

@@ -18,6 +18,16 @@ export interface FailureViews {
   retry: () => void;
 }
 
+/**
+ * Whether `error` is the host refusing to let whoever the page is now read a room: 404
+ * `SPC_ERR_ROOM_NOT_VISIBLE` (a closed room, which answers as if it were not there), or 401
+ * (the room wants someone signed in, or the kept token is no longer known).
+ */
+export function isRoomClosed(error: unknown): boolean {
+  if (!(error instanceof VitrineHttpError)) return false;
+  return error.status === 401 || (error.status === 404 && error.code === 'SPC_ERR_ROOM_NOT_VISIBLE');
+}
+
 /** Shows `error` (what a request rejected with) in the job view and over the stage. */
 export function showFailure(error: unknown, views: FailureViews): void {
   const { job, overlay, panel } = views;

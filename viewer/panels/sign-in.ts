@@ -17,6 +17,17 @@ async function nameOf(token: string): Promise<string | null> {
   }
 }
 
+/**
+ * Asks for a token and keeps it, then `reload`s so every request and stream is made as that
+ * user; nothing happens when none is given.
+ */
+export function askToSignIn(reload: () => void = () => window.location.reload()): void {
+  const given = window.prompt('Your vitrine token (vitrine users add NAME prints it):')?.trim();
+  if (!given) return;
+  keepUserToken(given);
+  reload();
+}
+
 /** The sign-in control for the top bar. */
 export function signInControl(reload: () => void = () => window.location.reload()): HTMLElement {
   const button = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'sign-in' }, 'Sign in');
@@ -30,12 +41,8 @@ export function signInControl(reload: () => void = () => window.location.reload(
     });
   }
   button.addEventListener('click', () => {
-    if (token) keepUserToken(null);
-    else {
-      const given = window.prompt('Your vitrine token (vitrine users add NAME prints it):')?.trim();
-      if (!given) return;
-      keepUserToken(given);
-    }
+    if (!token) return askToSignIn(reload);
+    keepUserToken(null);
     reload();
   });
   return h('span', { class: 'sign-in' }, who, button);

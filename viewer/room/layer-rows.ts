@@ -44,7 +44,9 @@ export function layerRows(
       layer.stale && loading?.status !== 'loading' && loading?.status !== 'refining'
         ? { status: 'stale', detail: layer.stale.detail }
         : null;
-    const said = stale ?? loading ?? { status: layer.result ? '' : 'computing', detail: '' };
+    // A layer whose source failed says so, with why, unless it is being read again.
+    const failed = layer.failed && !loading ? { status: 'failed', detail: layer.failed.detail } : null;
+    const said = stale ?? failed ?? loading ?? { status: layer.result ? '' : 'computing', detail: '' };
     const scalar = layer.kind === 'image' || layer.kind === 'points';
     return {
       id: layer.id,

@@ -104,7 +104,10 @@ export class ViewerRoom {
       onToggle: hooks.onToggle,
       followJob: (jobId, signal) => client.followJob(jobId, { signal }),
       view: (view) => this.view.remote(view),
-      scene: (scene) => this.scene?.apply(scene),
+      scene: (scene) => {
+        this.scene?.apply(scene);
+        this.edits?.showFor(scene);
+      },
       opened: (showsSomething) => showsSomething || hooks.nothingToShow(),
       layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
       // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
@@ -214,6 +217,7 @@ export class ViewerRoom {
       banner: this.#banner,
       fail,
       show: (snapshot: Snapshot) => {
+        this.marks?.showScene(snapshot.scene);
         this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
         if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
       },

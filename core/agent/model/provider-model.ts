@@ -5,10 +5,12 @@
  * else), no retries (a refusal reaches the room at once, in the provider's words) and the turn's
  * time limit, one client made by the first step, and a failure turned into the provider's words
  * with every key taken out. Each step's request goes out by the library's own path; the `fetch`
- * it is given only counts the bytes of the body it sends (for `/metrics`), changing nothing.
+ * it is given counts the bytes of the body it sends (for `/metrics`) and checks the answer is
+ * the event stream every step asks for: a 200 of another kind (a server that ignored `stream`,
+ * a proxy's HTML page) would otherwise read as an empty reply, so it ends the turn, named.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AgentModel, ModelRequest, ModelStep } from './agent-model.ts';
+import { ModelRefusal, type AgentModel, type ModelRequest, type ModelStep } from './agent-model.ts';
 import { providerRedactor, providerRefusal } from './provider-refusal.ts';
 
 export interface ProviderSettings {
@@ -26,8 +28,14 @@ export interface ClientOptions {
   fetch: typeof fetch;
 }
 
-/** The bytes sent by the step under way, wherever the library's call leads. */
-const sending = new AsyncLocalStorage<{ bytes: number }>();
+/** The step under way, wherever the library's call leads: bytes sent, and an answer that was not a stream. */
+interface Sending {
+  bytes: number;
+  /** A 2xx answer that was not an event stream: its status and content type. */
+  notStream?: string;
+}
+
+const sending = new AsyncLocalStorage<Sending>();
 
 /** Bytes of a request body as the libraries hand it to fetch (a JSON string, or bytes). */
 function bodyBytes(body: BodyInit | null | undefined): number {
@@ -37,11 +45,21 @@ function bodyBytes(body: BodyInit | null | undefined): number {
   return 0;
 }
 
-/** `fetch`, counting each request's body into the step that sends it. */
-const countingFetch: typeof fetch = (input, init) => {
+/** Thrown into the library when an answer is not a stream; the step reports it in its own words. */
+class NotEventStream extends Error {}
+
+/** `fetch`, counting each request's body into the step that sends it, refusing a 2xx that is not a stream. */
+const countingFetch: typeof fetch = async (input, init) => {
   const step = sending.getStore();
   if (step) step.bytes += bodyBytes(init?.body);
-  return fetch(input, init);
+  const answer = await fetch(input, init);
+  const type = answer.headers.get('content-type') ?? '';
+  if (step && answer.ok && !/^text\/event-stream\b/i.test(type)) {
+    step.notStream = `${answer.status} with ${type.split(';')[0]!.trim() || 'no content type'}`;
+    await answer.body?.cancel().catch(() => {});
+    throw new NotEventStream(`answered ${step.notStream}, not an event stream`);
+  }
+  return answer;
 };
 
 /** A model behind a provider's client library of type `Client`. */
@@ -68,13 +86,16 @@ export abstract class ProviderModel<Client> implements AgentModel {
   protected abstract reply(client: Client, request: ModelRequest): Promise<Omit<ModelStep, 'bytesSent'>>;
 
   async step(request: ModelRequest): Promise<ModelStep> {
-    const sent = { bytes: 0 };
+    const sent: Sending = { bytes: 0 };
     try {
       this.#client ??= await this.connect(this.#key, this.#options);
       const client = this.#client;
       const reply = await sending.run(sent, () => this.reply(client, request));
       return { ...reply, bytesSent: sent.bytes };
     } catch (error) {
+      if (sent.notStream !== undefined && !request.signal.aborted) {
+        throw new ModelRefusal(this.#redact(`${this.provider} answered ${sent.notStream}, not the event stream asked for`));
+      }
       throw providerRefusal(this.provider, error, request.signal, this.#redact);
     }
   }

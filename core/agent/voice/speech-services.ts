@@ -6,15 +6,32 @@
  * `POST <--tts-url>/v1/audio/speech` asking for raw 24 kHz 16-bit PCM (a WAV answer is read and
  * brought to 24 kHz too). A URL that already ends in `/v1` is not given a second. OPENAI_API_KEY,
  * when set, goes with each request as a Bearer token. Each request is bounded in time (at most
- * 30 s, and never past a turn's limit). Whatever goes wrong (no answer in time, no connection, a
- * refusal) is thrown as a {@link SpeechFault} in words a room can be told.
+ * 30 s, and never past a turn's limit), and so is what it answers: each answer is read as a
+ * stream and let go at its bound (a transcript of at most 64 KiB, at most 60 s of speech a
+ * sentence, a refusal only as far as the words quoted from it), so no service can make the host
+ * hold more than that. Whatever goes wrong (no answer in time, no connection, a refusal, an
+ * answer past its bound) is thrown as a {@link SpeechFault} in words a room can be told.
  */
+import { readBounded } from './bounded-body.ts';
 import { readWav, resample, samplesOf } from './pcm-audio.ts';
 
 /** The rate speech goes out at (the `tts` frames' header says it). */
 export const SPEECH_RATE = 24000;
 /** Longest a speech service may take over one request, unless the host's turns are shorter. */
 export const SPEECH_REQUEST_MS = 30_000;
+/** Longest transcript taken from speech to text, in bytes of its UTF-8 text. */
+export const MAX_TRANSCRIPT_BYTES = 64 * 1024;
+/** Most seconds of speech one sentence may be. */
+export const MAX_SENTENCE_SECONDS = 60;
+/** Most bytes of a refusal's body read, to quote it. */
+export const REFUSAL_QUOTE_BYTES = 200;
+/** Room in a transcription's answer for the JSON around its text. */
+const TRANSCRIPT_ENVELOPE_BYTES = 1024;
+/**
+ * Most bytes of a speech answer read: 60 s at the largest rate and width a WAV answer may come
+ * in (48 kHz stereo 16-bit), with room for its header. Its seconds are checked once read.
+ */
+const MAX_SPEECH_BYTES = MAX_SENTENCE_SECONDS * 48000 * 2 * 2 + 4096;
 
 /** A speech service failed: what it said or why it could not, in a room's words. */
 export class SpeechFault extends Error {
@@ -64,8 +81,10 @@ abstract class SpeechRoute {
       const authorization: Record<string, string> = this.#env.OPENAI_API_KEY ? { authorization: `Bearer ${this.#env.OPENAI_API_KEY}` } : {};
       const answer = await fetch(this.#url, { ...init, method: 'POST', headers: { ...init.headers, ...authorization } });
       if (!answer.ok) {
-        const body = (await answer.text().catch(() => '')).slice(0, 200);
-        throw new SpeechFault(`${service} answered ${answer.status}${body ? `: ${body}` : ''}`);
+        // Only the words quoted are read; the rest of the body is let go unread.
+        const quote = await readBounded(answer.body, REFUSAL_QUOTE_BYTES).catch(() => ({ bytes: Buffer.alloc(0), over: false }));
+        const words = quote.bytes.toString('utf8').trim() + (quote.over ? '…' : '');
+        throw new SpeechFault(`${service} answered ${answer.status}${words ? `: ${words}` : ''}`);
       }
       return await read(answer);
     } catch (error) {
@@ -94,8 +113,18 @@ export class OpenAiSpeechToText extends SpeechRoute implements SpeechToText {
     form.append('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'utterance.wav');
     form.append('model', 'whisper-1');
     form.append('response_format', 'json');
-    const body = await this.exchange('speech to text', { body: form, signal: this.limit() }, async (answer) => (await answer.json()) as { text?: unknown });
-    return typeof body?.text === 'string' ? body.text.trim() : '';
+    const body = await this.exchange('speech to text', { body: form, signal: this.limit() }, async (answer) => {
+      const read = await readBounded(answer.body, MAX_TRANSCRIPT_BYTES + TRANSCRIPT_ENVELOPE_BYTES);
+      if (read.over) throw tooLong();
+      try {
+        return JSON.parse(read.bytes.toString('utf8')) as { text?: unknown } | null;
+      } catch {
+        throw new SpeechFault('speech to text answered something that is not JSON');
+      }
+    });
+    const text = typeof body?.text === 'string' ? body.text.trim() : '';
+    if (Buffer.byteLength(text) > MAX_TRANSCRIPT_BYTES) throw tooLong();
+    return text;
   }
 }
 
@@ -110,8 +139,22 @@ export class OpenAiTextToSpeech extends SpeechRoute implements TextToSpeech {
       body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: text, response_format: 'pcm' }),
       signal: this.limit(signal),
     };
-    const bytes = await this.exchange('text to speech', init, async (answer) => Buffer.from(await answer.arrayBuffer()));
+    const bytes = await this.exchange('text to speech', init, async (answer) => {
+      const read = await readBounded(answer.body, MAX_SPEECH_BYTES);
+      if (read.over) throw tooMuchSpeech();
+      return read.bytes;
+    });
     const wav = readWav(bytes);
-    return wav ? resample(wav.samples, wav.rate, SPEECH_RATE) : samplesOf(bytes);
+    const samples = wav ? resample(wav.samples, wav.rate, SPEECH_RATE) : samplesOf(bytes);
+    if (samples.length > MAX_SENTENCE_SECONDS * SPEECH_RATE) throw tooMuchSpeech();
+    return samples;
   }
+}
+
+function tooLong(): SpeechFault {
+  return new SpeechFault(`speech to text answered a transcript longer than ${MAX_TRANSCRIPT_BYTES / 1024} KiB; it was not read further`);
+}
+
+function tooMuchSpeech(): SpeechFault {
+  return new SpeechFault(`text to speech answered more than ${MAX_SENTENCE_SECONDS} s of speech for one sentence; it was not read further`);
 }

@@ -39,6 +39,13 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
+  /** Told, of each version made, which earlier one it is with which segments changed (the surfaces' level sets follow it). */
+  versions?: DerivedVersions;
+}
+
+/** What is told that a version is an earlier one with only some segments' voxels changed. */
+export interface DerivedVersions {
+  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void;
 }
 
 /** A layer loaded on this host. */
@@ -181,8 +188,33 @@ export class LabelsEditing {
     const [label_names, label_colors] = [tableJson(tables.label_names), tableJson(tables.label_colors)];
     const result = { ...base, data: edits.voxelsAt(at), label_names, label_colors } as StoredVolume;
     this.#versions.set(key, result);
+    this.#tellDerived(roomId, layerId, base, edits, at, result);
     this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
     return result;
+  }
+
+  /**
+   * Tells which version `result` (version `at`) is made from: the newest earlier one still held
+   * (else the base), with the segments the edits between changed or made.
+   */
+  #tellDerived(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number, result: StoredVolume): void {
+    const { versions, budget } = this.#deps;
+    if (!versions) return;
+    let from: StoredVolume = base;
+    let since = 0;
+    for (let k = at - 1; k > 0; k--) {
+      const held = this.#versions.get(JSON.stringify([roomId, layerId, k]));
+      if (held && budget.holds(held)) {
+        [from, since] = [held, k];
+        break;
+      }
+    }
+    const changed = new Set<number>();
+    for (let k = since + 1; k <= at; k++) {
+      const { segments } = edits.recordAt(k)!;
+      for (const id of [...segments.changed, ...segments.new]) changed.add(id);
+    }
+    versions.derived(result, from, changed);
   }
 
   /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */

@@ -12,12 +12,17 @@ import { checkPatch } from '../../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../../annotations/annotation-store.ts';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
+import type { RoomMarkUnits } from '../../exports/room-mark-units.ts';
 import { requestIdentity } from '../../people/request-user.ts';
 import { roomOf } from '../request-input.ts';
 import { ifMatchHeader, roomItemParams } from '../route-inputs.ts';
 
-/** What the annotation routes read from their host. */
-export type AnnotationRouteDeps = Pick<HostContext, 'options' | 'files'> & { annotations: AnnotationStore; forms: AnnotationForms };
+/** What the annotation routes read from their host; `units` names the units of a room's frames for its exports. */
+export type AnnotationRouteDeps = Pick<HostContext, 'options' | 'files'> & {
+  annotations: AnnotationStore;
+  forms: AnnotationForms;
+  units: Pick<RoomMarkUnits, 'of'>;
+};
 
 type OneParams = { Params: { room_id: string; id: string } };
 

@@ -1,7 +1,7 @@
 /**
  * @module routes-annotations
  * A room's annotations. `GET /api/rooms/{room_id}/annotations` answers `{version, annotations}`
- * (`?format=csv`: one row per point); `POST` adds one annotation (201 with it), a list or
+ * (`?format=csv`: one row per point), each mark naming the units of its frame; `POST` adds one annotation (201 with it), a list or
  * `{"annotations": [...]}` (201 with `{version, annotations}` of those added), or imports
  * `text/csv` in the export's shape; one annotation's routes are routes-annotation-items.ts.
  * Writes pass the host's guards like every other write (cross-site and foreign-Host 403);
@@ -85,7 +85,10 @@ function annotationListRoutes(app: FastifyInstance, ctx: AnnotationRouteDeps): v
           '`version` moves by one for every annotation added, changed or removed (the `annotation` events of the room stream carry it). ' +
           'Each annotation has id, kind, points, its own version, created and updated (ms since the epoch), its optional fields and what the host ' +
           'measured: length (line, polyline) or volume (box, ellipsoid), in the physical units of its points. ' +
-          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property. ' +
+          'Each names those units when its frame states one (its layer’s result’s, else the active layer’s): `unit` (of its points), ' +
+          '`length_unit`, `volume_unit` (the unit cubed, `um³`); an import ignores them. ' +
+          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author, unit, length_unit, volume_unit ' +
+          'and one per property. ' +
           '`?since_version=V` (JSON): `{version, since_version, changes}`, the changes after V as the `annotation` events carry them ' +
           '(`{op, annotation, version}`, oldest first), when the host still knows them; else the whole list as without it.',
         params: ROOM_PARAMS,
@@ -99,7 +102,7 @@ function annotationListRoutes(app: FastifyInstance, ctx: AnnotationRouteDeps): v
       const roomId = roomOf(ctx, request.params.room_id);
       if (request.query.format === 'csv') {
         reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`);
-        return sendShared(reply, await ctx.forms.csv(roomId));
+        return sendShared(reply, await ctx.forms.csv(roomId, await ctx.units.of(roomId, request.ip)));
       }
       const since = request.query.since_version === undefined ? undefined : Number(request.query.since_version);
       const changes = since === undefined ? null : await ctx.annotations.changesSince?.(roomId, since);
@@ -107,7 +110,7 @@ function annotationListRoutes(app: FastifyInstance, ctx: AnnotationRouteDeps): v
         const version = changes.at(-1)?.version ?? since;
         return reply.header('cache-control', 'no-cache').send({ version, since_version: since, changes });
       }
-      return sendShared(reply.type('application/json; charset=utf-8'), await ctx.forms.json(roomId));
+      return sendShared(reply.type('application/json; charset=utf-8'), await ctx.forms.json(roomId, await ctx.units.of(roomId, request.ip)));
     },
   );
 

@@ -15,6 +15,7 @@ import type { RoomReaders } from '../../people/room-readers.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOST_CHANNEL } from '../../events/channels.ts';
 import { streamChannel } from '../../events/event-stream.ts';
+import { FailedBuilds } from '../../events/failed-builds.ts';
 import type { StreamLimit } from '../../events/stream-limit.ts';
 import { StreamScope } from '../../events/stream-scope.ts';
 import type { HostContext } from '../../host-context.ts';
@@ -99,7 +100,9 @@ const ROOM_SCENE = {
 };
 
 const HOST_SCHEMA = {
-  summary: 'Host events: hello, then reload (a plugin was swapped in), build-error (vitrine dev) and catalog (a specimen was published, replaced or removed)',
+  summary:
+    'Host events: hello and each build error still standing, then reload (a plugin was swapped in), build-error (vitrine dev) ' +
+    'and catalog (a specimen was published, replaced or removed)',
   operationId: 'host_events',
   response: {
     200: eventStream({
@@ -195,10 +198,14 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   // The host-wide stream opens with `hello`, then carries `reload` (a plugin was swapped in:
   // its name, functions and specimen ids), `build-error` (under `vitrine dev`: the plugin
   // and its errors with file, line and column) and `catalog` (published specimens changed).
+  // After `hello` come the build errors that still stand, so a page opened late shows them.
+  const failedBuilds = new FailedBuilds(context.events);
+  app.addHook('onClose', async () => failedBuilds.close());
   app.get('/api/events', { sse: 'only', schema: HOST_SCHEMA }, async (_request, reply) => {
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamChannel(reply, context.events, HOST_CHANNEL, [{ event: 'hello', data: { time: Date.now() / 1000 } }]);
+    const opening = [{ event: 'hello', data: { time: Date.now() / 1000 } }, ...failedBuilds.current()];
+    await streamChannel(reply, context.events, HOST_CHANNEL, opening);
   });
 
   app.get('/api/jobs/:id/events', { sse: 'manual', schema: JOB_SCHEMA }, async (request: JobRequest, reply) => {

@@ -9,7 +9,9 @@
  * `{segment}/{level}/{fragment}.glb` (one fragment as meshopt-compressed GLB) and `coarse/{k}`
  * (several segments' sidecars and coarsest fragments in one answer, for a first picture in a few
  * requests); for a notebook, `{segment}/{level}` (a whole level as one mesh, the envelope).
- * Everything is named by the result's content, so every answer is immutable. A labels result's
+ * Everything is named by the result's content, so every answer is immutable; a segment's files are
+ * tagged by the result whose level set they are (an edited version's untouched segment: the
+ * version it was made from). A labels result's
  * OME-Zarr store (`{result_id}.zarr/meshes/`) answers the same files beside its `zarr.json`
  * (NGFF's mesh proposal). A result that is neither a labels volume nor a mesh over
  * `--mesh-lod-triangles`, an unknown segment or key: 404; so is a result of closed rooms to whoever
@@ -64,9 +66,19 @@ function notFound(asked: KeyAsked): Error {
   return createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', asked.key, asked.id);
 }
 
-function sendPart(reply: FastifyReply, asked: KeyAsked, parts: readonly Uint8Array[], type: string): FastifyReply {
-  const etag = `"${asked.id}.${asked.key}"`;
+/** `parts` tagged by `tagId` (the result's id, or for a segment's files the id of the result whose set it is) and the key. */
+function sendPart(reply: FastifyReply, asked: KeyAsked, parts: readonly Uint8Array[], type: string, tagId = asked.id): FastifyReply {
+  const etag = `"${tagId}.${asked.key}"`;
   return sendBytes(reply, parts, { 'content-type': type, 'cache-control': IMMUTABLE, etag }, etag);
+}
+
+/**
+ * A segment's file, tagged by the result whose level set it is: a version of an edited
+ * segmentation answers a segment its edits left alone with the earlier version's bytes and tag.
+ */
+async function sendSegmentPart(reply: FastifyReply, asked: KeyAsked, parts: readonly Uint8Array[], type: string): Promise<FastifyReply> {
+  const earlier = asked.ctx.meshes.setId(asked.subject.result, asked.numbers.segment);
+  return sendPart(reply, asked, parts, type, earlier ? await earlier : asked.id);
 }
 
 function lodsOf(asked: KeyAsked): Promise<SegmentLods> {
@@ -129,7 +141,7 @@ const KEYS: readonly MeshKey[] = [
     path: ':segment.index',
     summary: "A segment's manifest (Neuroglancer's multi-resolution index)",
     description: 'Chunk shape, grid origin, the levels, their scales and vertex offsets, and each level\'s fragments in Z-curve order with their sizes.',
-    serve: async (asked, reply) => sendPart(reply, asked, [(await lodsOf(asked)).manifest], BINARY),
+    serve: async (asked, reply) => sendSegmentPart(reply, asked, [(await lodsOf(asked)).manifest], BINARY),
   },
   {
     path: ':segment.json',
@@ -141,7 +153,7 @@ const KEYS: readonly MeshKey[] = [
     path: ':segment',
     summary: "A segment's Draco fragments, level 0 first",
     description: 'Ranges answered 206, a range past the end 416.',
-    serve: async (asked, reply) => sendPart(reply, asked, [(await lodsOf(asked)).draco], BINARY),
+    serve: async (asked, reply) => sendSegmentPart(reply, asked, [(await lodsOf(asked)).draco], BINARY),
   },
   {
     path: ':segment/:level.json',
@@ -160,7 +172,7 @@ const KEYS: readonly MeshKey[] = [
     serve: async (asked, reply) => {
       const glb = glbOf(await lodsOf(asked), asked.numbers.level, asked.numbers.fragment);
       if (!glb) throw notFound(asked);
-      return sendPart(reply, asked, [glb], 'model/gltf-binary');
+      return sendSegmentPart(reply, asked, [glb], 'model/gltf-binary');
     },
   },
   {
@@ -172,7 +184,7 @@ const KEYS: readonly MeshKey[] = [
       if (level >= (await lodsOf(asked)).levels) throw notFound(asked);
       const mesh = await asked.ctx.meshes.level(asked.subject, segment, level, asked.client);
       if (mesh.type !== 'mesh') throw notFound(asked);
-      return sendPart(reply, asked, encodeMeshEnvelope(mesh).parts, asked.ctx.options.envelopeMediaType);
+      return sendSegmentPart(reply, asked, encodeMeshEnvelope(mesh).parts, asked.ctx.options.envelopeMediaType);
     },
   },
 ];

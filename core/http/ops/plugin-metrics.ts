@@ -20,10 +20,13 @@ export function registerPluginMetrics(registry: Registry, ctx: Pick<HostContext,
       if (serving) g.set({ plugin: name, version: serving.version, bundle: serving.bundle.slice(0, 12), signature: serving.signature }, 1);
     }
   }, ['plugin', 'version', 'bundle', 'signature']);
-  gauge(registry, 'vitrine_plugin_versions_kept', 'Versions of each plugin kept (the serving one and those pinned or kept for rollback)', (g) => {
-    g.reset();
-    for (const { name, versions } of records()) g.set({ plugin: name }, versions.length);
-  }, ['plugin']);
+  /** A series with one number a plugin, read from its kept versions at each scrape. */
+  const perPlugin = (name: string, help: string, count: (record: ReturnType<typeof records>[number]) => number) =>
+    gauge(registry, name, help, (g) => {
+      g.reset();
+      for (const record of records()) g.set({ plugin: record.name }, count(record));
+    }, ['plugin']);
+  perPlugin('vitrine_plugin_versions_kept', 'Versions of each plugin kept (the serving one and those pinned or kept for rollback)', (r) => r.versions.length);
   gauge(registry, 'vitrine_plugin_functions', 'Functions and declared specimens of each plugin’s serving version', (g) => {
     g.reset();
     for (const { name, versions } of records()) {
@@ -31,10 +34,7 @@ export function registerPluginMetrics(registry: Registry, ctx: Pick<HostContext,
       g.set({ plugin: name, what: 'specimens' }, versions[0]?.specimens.length ?? 0);
     }
   }, ['plugin', 'what']);
-  gauge(registry, 'vitrine_plugin_problems', 'What the last reload of each plugin refused (0: nothing)', (g) => {
-    g.reset();
-    for (const { name, problems } of records()) g.set({ plugin: name }, problems.length);
-  }, ['plugin']);
+  perPlugin('vitrine_plugin_problems', 'What the last reload of each plugin refused (0: nothing)', (r) => r.problems.length);
   gauge(registry, 'vitrine_federation_worker_specimens', 'Specimens each connected federation worker serves (relay only)', (g) => {
     g.reset();
     const counts = new Map<string, number>();

@@ -98,7 +98,9 @@ class RoomAnnotations:
 
     def annotations_csv(self) -> str:
         """The annotations as CSV, one row per point (id, kind, label, layer, point, x, y, z,
-        length, volume, color, author, then one column per property)."""
+        length, volume, color, author, unit, length_unit, volume_unit, then one column per
+        property): `unit` names the length unit of the row's points and length, `volume_unit`
+        its volume's, empty where the frame's result states none."""
         return self._client._http.send("GET", self._marks_path, query={"format": "csv"}).body.decode("utf-8")
 
     def import_csv(self, text: str) -> Dict[str, Any]:

@@ -19,6 +19,7 @@ import type { SceneStore, SceneWrite } from '../scene-store.ts';
 import { keyOf, type ResultSource } from '../../serving/result-source.ts';
 import type { KeptSlot } from '../../blobs/disk-kept-results.ts';
 import { asIsFileResult } from './file-layers.ts';
+import { LayerRetries, passesWithTime } from './layer-retries.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import { inSlot, kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
 import { isBound } from './moved-points.ts';
@@ -79,6 +80,8 @@ export class LayerRuns {
   #runs = new Map<string, Run>();
   /** The source each failed layer failed with: a later change of the scene does not run it again. */
   #failed = new Map<string, SceneLayer['source']>();
+  /** When layers that failed for a while (a remote) are tried again. */
+  #retries = new LayerRetries();
   /** The steps and channels of the results layers show, which their `t` and `channels` are fitted to. */
   readonly counts: ResultCounts;
   /** Rooms whose layers this host computed (the newest last): those a new plugin version may concern. */
@@ -199,6 +202,7 @@ export class LayerRuns {
       const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));
+      this.#retries.forget(this.#key(roomId, layer.id));
       this.#remember(roomId);
       const kind = kindFromResult && outcome ? kindOfResult(outcome.result) : undefined;
       // The step and channels the layer names are fitted to what it shows (they may have come before it).
@@ -221,6 +225,7 @@ export class LayerRuns {
       const passing = isHostError(error) && (error.statusCode === 503 || error.code === 'SPC_ERR_JOB_CANCELLED');
       if (!passing) {
         this.#rememberFailed(roomId, layer);
+        if (passesWithTime(error)) this.#retries.later(this.#key(roomId, layer.id), () => this.#tryAgain(roomId, layer));
         // A layer that still shows its last result shows it marked stale, with why.
         await this.#deps.store.update(roomId, setLayerStale(layer.id, layer.source, failureOf(error))).catch(() => {});
       }
@@ -260,6 +265,18 @@ export class LayerRuns {
     this.#failed.delete(key);
     this.#failed.set(key, layer.source);
     if (this.#failed.size > MAX_FAILED) this.#failed.delete(this.#failed.keys().next().value!);
+  }
+
+  /** Tries `layer` again, unless it has a result, another source or a run by now. */
+  async #tryAgain(roomId: string, layer: SceneLayer): Promise<void> {
+    const key = this.#key(roomId, layer.id);
+    const failed = this.#failed.get(key);
+    if (!failed || !sameSource(failed, layer.source) || this.#runs.has(key)) return;
+    const scene = await this.#deps.store.get(roomId);
+    const now = scene.layers.find((l) => l.id === layer.id);
+    if (!now || now.result || !sameSource(now.source, layer.source) || this.#runs.has(key)) return;
+    this.#failed.delete(key);
+    this.#start(roomId, now, scene, false);
   }
 
   async #announceFailed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {

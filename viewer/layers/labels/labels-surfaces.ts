@@ -17,7 +17,7 @@ import { applyObjectLook } from '../../stage/layer-look.ts';
 import { holdSurfaces, type LodSource } from '../mesh/lod-shared.ts';
 import type { LodSurfaces } from '../mesh/lod-surfaces.ts';
 import type { VolumeContent } from '../volume/volume-slices.ts';
-import { labelColour, type LabelSources } from './label-colors.ts';
+import { labelColour, type LabelSources } from '../../../core/wire/label-colors.ts';
 
 type LodStage = Parameters<typeof holdSurfaces>[0];
 

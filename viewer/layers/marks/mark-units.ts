@@ -6,8 +6,16 @@
  * shows. That result's `unit` (`GET /api/results/{id}`) is the unit; a
  * result that states none gives none, and the number is shown bare. A frame's unit, once
  * found, is kept for the room; a frame without one (yet: the entry may change to a result
- * that has one) is asked again the next time marks are shown.
+ * that has one) is asked again the next time marks are shown. A page showing a scene that is
+ * not its room's (a snapshot, read-only) finds each frame's result in that scene: its active
+ * layer's is the room frame's, whatever room the page names.
  */
+
+/** What of a scene names each frame's result. */
+export interface SceneResults {
+  layers: readonly { id: string; result?: { result_id?: string } | null }[];
+  active: string | null;
+}
 
 /** Reads a JSON document of the host (null when it answers an error). */
 type ReadJson = (path: string) => Promise<Record<string, unknown> | null>;
@@ -22,6 +30,8 @@ export class MarkUnits {
   readonly #resolved: () => void;
   readonly #shownResult: () => string | null;
   #room = '';
+  /** The scene the page shows in place of its room's (null: the room's own). */
+  #scene: SceneResults | null = null;
   /** Frame (a layer id, or `/` and the shown result's id for the room's) → its unit, or the lookup under way. */
   #units = new Map<string, string | Promise<void>>();
 
@@ -38,6 +48,12 @@ export class MarkUnits {
   /** Forgets what was looked up (another room). */
   reset(room: string): void {
     this.#room = room;
+    this.#units.clear();
+  }
+
+  /** The page shows `scene` in place of its room's (a snapshot): its frames are looked up there from now on. */
+  showScene(scene: SceneResults): void {
+    this.#scene = scene;
     this.#units.clear();
   }
 
@@ -66,8 +82,13 @@ export class MarkUnits {
     }
   }
 
-  /** The result whose frame `key` is: the layer's in the room's scene, or the room's entry. */
+  /** The result whose frame `key` is: the layer's in the scene shown (the room's), or its active layer's (the room's entry). */
   async #resultOf(room: string, key: string): Promise<string | null> {
+    const shown = this.#scene;
+    if (shown) {
+      const layer = key.startsWith('/') ? shown.active : key;
+      return stringOr(shown.layers.find((l) => l.id === layer)?.result?.result_id) ?? (key.startsWith('/') ? stringOr(key.slice(1)) : null);
+    }
     const path = `/api/rooms/${encodeURIComponent(room)}`;
     if (key.startsWith('/')) {
       const entry = stringOr((await this.#read(`${path}/entry`))?.result_id);
