@@ -9,7 +9,6 @@
  * sent before the join included.
  */
 import type { WebSocket } from 'ws';
-import { raiseFrameLimit } from '../federation/frame-limit.ts';
 import type { Identity } from '../people/users.ts';
 import type { Peer } from '../presence/peer.ts';
 import { keepAlive } from '../presence/socket-heartbeat.ts';
@@ -22,7 +21,7 @@ import { faultWords } from './agent-fault.ts';
 
 /** Largest text frame. */
 export const MAX_TEXT_FRAME = 1024 * 1024;
-/** Largest binary frame (a screenshot, a stretch of audio). */
+/** Largest binary frame (a screenshot, a stretch of audio): the socket's limit, refused by ws with 1009. */
 export const MAX_BINARY_FRAME = 4 * 1024 * 1024;
 /** Bytes queued to a socket past which it is too slow to follow the room, and is closed. */
 const SLOW_READER_BYTES = 64 * 1024 * 1024;
@@ -94,7 +93,6 @@ function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMem
 }
 
 export async function serveAgentSocket(deps: AgentSocketDeps, roomId: string, who: SocketWho, socket: WebSocket): Promise<void> {
-  raiseFrameLimit(socket, MAX_BINARY_FRAME);
   deps.opened();
   // Frames are taken at once (those sent right after the upgrade too) and handled in order.
   let chain: Promise<void> = Promise.resolve();

@@ -32,6 +32,8 @@ export class PeerChannel {
   #onControl: (message: WireMessage) => void;
   #heartbeat: NodeJS.Timeout;
   #lastSeen = Date.now();
+  /** When the last heartbeat ran (or the channel opened). */
+  #lastBeat = Date.now();
   #closed = false;
   #closeListeners: ((code: number, reason: string) => void)[] = [];
   /** The request the binary frames arriving now answer (set by the peer's `bytes` message). */
@@ -61,15 +63,27 @@ export class PeerChannel {
     ws.on('pong', () => (this.#lastSeen = Date.now()));
     ws.on('close', (code, reason) => this.#shutdown(code, reason.toString()));
     ws.on('error', () => {});
-    this.#heartbeat = setInterval(() => {
-      if (Date.now() - this.#lastSeen > HEARTBEAT_DEAD_MS) {
-        ws.terminate();
-        this.#shutdown(1006, 'no heartbeat');
-        return;
-      }
-      if (ws.readyState === ws.OPEN) ws.ping();
-    }, HEARTBEAT_INTERVAL_MS);
+    this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_INTERVAL_MS);
     this.#heartbeat.unref();
+  }
+
+  /**
+   * One heartbeat: drops a peer silent for too long, else pings it. A beat that comes late means
+   * this process was busy (a large result being copied, a machine short of CPU): what the peer sent
+   * meanwhile still waits unread in the socket, and timers run before sockets are read, so that
+   * time is not counted as the peer's silence. Only time this side was listening counts.
+   */
+  #beat(): void {
+    const now = Date.now();
+    const late = now - this.#lastBeat - HEARTBEAT_INTERVAL_MS;
+    this.#lastBeat = now;
+    if (late > 0) this.#lastSeen = Math.min(now, this.#lastSeen + late);
+    if (now - this.#lastSeen > HEARTBEAT_DEAD_MS) {
+      this.#ws.terminate();
+      this.#shutdown(1006, 'no heartbeat');
+      return;
+    }
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.ping();
   }
 
   get closed(): boolean {

@@ -1,7 +1,7 @@
 /**
  * @module relay-hub
- * The relay's side of federation: admits workers on `/ws/federation/{worker_id}` (hello with
- * protocol version and token), keeps one channel per worker id (a newer connection replaces
+ * The relay's side of federation: admits workers on `/ws/federation/{worker_id}` (the token
+ * shown at the upgrade, then a hello with the protocol version), keeps one channel per worker id (a newer connection replaces
  * an older one), applies each registration to the relay's function registry and catalog, and
  * when a worker goes away removes what it registered, ends its running jobs as errors and
  * forgets its cached results. On a Redis service it tells the service of both, so every host
@@ -14,7 +14,6 @@ import type { FetchedBody } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { LocalRuns } from './local-runs.ts';
-import { raiseFrameLimit } from './frame-limit.ts';
 import { PeerChannel } from './peer-channel.ts';
 import { applyRegistration, prefixed, withdrawRegistration } from './remote-records.ts';
 import type { ServiceRelay } from './service-relay.ts';
@@ -23,7 +22,6 @@ import {
   CLOSE_BAD_VERSION,
   CLOSE_REPLACED,
   CLOSE_UNAUTHORIZED,
-  MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   type WireMessage,
 } from './wire-messages.ts';
@@ -71,8 +69,18 @@ export class RelayHub {
     return [...this.#workers.values()].map((w) => ({ ...w.info }));
   }
 
-  /** Takes a new WebSocket from `/ws/federation/{workerId}`. */
-  accept(ws: WebSocket, workerId: string): void {
+  /** Whether an upgrade's token header shows this relay's token; a relay without a token takes any. */
+  authorizes(shown: string | string[] | undefined): boolean {
+    const expected = this.ctx.options.token;
+    if (!expected) return true;
+    return typeof shown === 'string' && sameSecret(shown, expected);
+  }
+
+  /**
+   * Takes a new WebSocket from `/ws/federation/{workerId}`. `authorized`: its upgrade showed the
+   * token (it then takes large messages); any other peer is refused at its hello.
+   */
+  accept(ws: WebSocket, workerId: string, authorized: boolean): void {
     if (!WORKER_ID.test(workerId)) {
       ws.close(CLOSE_BAD_HELLO, 'worker id must be 1-64 letters, digits, ".", "_" or "-"');
       return;
@@ -85,11 +93,8 @@ export class RelayHub {
       },
       onControl: (message) => {
         if (!admitted) {
-          admitted = this.#admit(channel, workerId, message);
-          if (admitted) {
-            clearTimeout(helloTimer);
-            raiseFrameLimit(ws, MAX_MESSAGE_BYTES);
-          }
+          admitted = this.#admit(channel, workerId, message, authorized);
+          if (admitted) clearTimeout(helloTimer);
         } else if (message.t === 'register') {
           this.#register(channel, workerId, message);
         }
@@ -104,7 +109,7 @@ export class RelayHub {
     });
   }
 
-  #admit(channel: PeerChannel, workerId: string, message: WireMessage): boolean {
+  #admit(channel: PeerChannel, workerId: string, message: WireMessage, authorized: boolean): boolean {
     if (message.t !== 'hello') {
       channel.close(CLOSE_BAD_HELLO, 'the first message must be a hello');
       return false;
@@ -114,8 +119,7 @@ export class RelayHub {
       channel.close(CLOSE_BAD_VERSION, `protocol version ${message.version} is not supported (relay speaks ${PROTOCOL_VERSION})`);
       return false;
     }
-    const expected = this.ctx.options.token;
-    if (expected && (typeof message.token !== 'string' || !sameSecret(message.token, expected))) {
+    if (!authorized) {
       this.#log.warn(`federation: worker ${workerId} presented no valid token: refused`);
       channel.close(CLOSE_UNAUTHORIZED, 'unauthorized: wrong or missing token');
       return false;

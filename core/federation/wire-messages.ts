@@ -7,7 +7,13 @@
 import type { CatalogEntry } from '../wire/wire-types.ts';
 
 /** Bumped on any incompatible change; a relay refuses a worker speaking another version. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+
+/**
+ * The upgrade's header a worker shows the relay's token in. Not `Authorization`: the host reads
+ * that one as a user's token.
+ */
+export const TOKEN_HEADER = 'x-vitrine-relay-token';
 
 /** Payload bytes per binary frame. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -74,7 +80,7 @@ export interface WireSpecimen extends Pick<CatalogEntry, 'id' | 'display_name' |
 }
 
 export type WireMessage =
-  | { t: 'hello'; version: number; worker_id: string; token: string | null }
+  | { t: 'hello'; version: number; worker_id: string }
   | { t: 'welcome'; version: number; relay: string }
   | { t: 'register'; specimens: WireSpecimen[]; functions: WireFunction[] }
   | { t: 'req'; id: number; op: string; body: Record<string, unknown>; window?: number }

@@ -1,10 +1,10 @@
 /**
  * @module worker-link
  * The worker's side of federation: connects to `<join URL>/ws/federation/<worker_id>` once the
- * worker listens, says hello (protocol version, token), registers its catalog and functions
- * on every (re)connect and after every reload, answers the relay's requests, and reconnects
- * with backoff when the connection drops. A refusal (wrong token, other protocol version)
- * is logged and not retried.
+ * worker listens, showing the token at the upgrade, says hello (protocol version), registers its
+ * catalog and functions on every (re)connect and after every reload, answers the relay's
+ * requests, and reconnects with backoff when the connection drops. A refusal (wrong token, other
+ * protocol version) is logged and not retried.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
@@ -13,7 +13,7 @@ import type { LocalRuns } from './local-runs.ts';
 import { localFunctions, localSpecimens } from './local-exports.ts';
 import { PeerChannel } from './peer-channel.ts';
 import { reconnectDelay } from './reconnect-delay.ts';
-import { FATAL_CLOSE_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './wire-messages.ts';
+import { FATAL_CLOSE_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TOKEN_HEADER } from './wire-messages.ts';
 import { workerHandlers } from './worker-handlers.ts';
 
 /** `http(s)://host[:port][/base]` → `ws(s)://host[:port][/base]/ws/federation/<id>`. */
@@ -60,7 +60,10 @@ export class WorkerLink {
 
   #connect(): void {
     if (this.#stopped) return;
+    const token = this.#ctx.options.token;
     const ws = new WebSocket(this.#url, {
+      // At the upgrade, so the relay opens the socket with its large limit only for a worker it trusts.
+      headers: token ? { [TOKEN_HEADER]: token } : {},
       maxPayload: MAX_MESSAGE_BYTES,
       perMessageDeflate: false,
       handshakeTimeout: 10_000,
@@ -81,7 +84,7 @@ export class WorkerLink {
       },
     });
     this.#channel = channel;
-    ws.once('open', () => channel.send({ t: 'hello', version: PROTOCOL_VERSION, worker_id: this.#workerId, token: this.#ctx.options.token }));
+    ws.once('open', () => channel.send({ t: 'hello', version: PROTOCOL_VERSION, worker_id: this.#workerId }));
     ws.once('error', (error) => this.#log.debug(`federation: ${this.#url}: ${error.message}`));
     channel.onClose((code, reason) => {
       // Only the current connection's end matters; an older one closing changes nothing.

@@ -20,7 +20,7 @@ import { annotationRoutes } from './annotations/routes-annotations.ts';
 import { blobRoutes } from './blobs/routes-blobs.ts';
 import { meshRoutes } from './meshes/routes-meshes.ts';
 import websocket from '@fastify/websocket';
-import { HELLO_MAX_FRAME_BYTES } from '../federation/frame-limit.ts';
+import { SMALL_FRAME_BYTES } from './socket-limits.ts';
 import { socketError } from './socket-errors.ts';
 import { historyRoutes } from './rooms/routes-history.ts';
 import { presenceRoutes } from './rooms/routes-presence.ts';
@@ -83,8 +83,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(editRoutes, { ctx, editing: own.editing });
   await app.register(snapshotRoutes, { ctx, readable });
   await app.register(neuroglancerRoutes, { ctx: { ...ctx, meshes } });
-  // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route raises its own.
-  await app.register(websocket, { errorHandler: socketError, options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
+  // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route opens its sockets with a larger limit.
+  await app.register(websocket, { errorHandler: socketError, options: { maxPayload: SMALL_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx: { history: ctx.history, options: ctx.options, replays: own.replays } });
   await app.register(presenceRoutes, { ctx, readers });
   await app.register(provenanceRoutes, { ctx });

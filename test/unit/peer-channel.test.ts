@@ -1,7 +1,8 @@
 /**
  * PeerChannel over a real WebSocket pair on loopback: a malformed result header fails the one
- * request instead of the process, a short payload fails fast with what happened, and a slow
- * consumer of a streamed payload is not mistaken for a silent sender.
+ * request instead of the process, a short payload fails fast with what happened, a slow
+ * consumer of a streamed payload is not mistaken for a silent sender, a stall of the channel's
+ * own process is not taken for a silent peer, and a peer that really answers nothing is dropped.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import type { RequestHandler } from '../../core/federation/channel-types.ts';
 import { PeerChannel } from '../../core/federation/peer-channel.ts';
 import { RemoteInvoker } from '../../core/federation/remote-invoker.ts';
+import { HEARTBEAT_DEAD_MS, HEARTBEAT_INTERVAL_MS } from '../../core/federation/wire-messages.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 
 const MIB = 1024 * 1024;
@@ -18,23 +20,36 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-/** A requester channel ("relay") and a responder channel ("worker") answering with `handler`. */
-async function channelPair(handler: RequestHandler): Promise<PeerChannel> {
+/** A server socket and the client socket connected to it, on loopback. */
+async function socketPair(): Promise<{ serverSocket: WebSocket; client: WebSocket }> {
   const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await once(server, 'listening');
   const accepted = once(server, 'connection');
   const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`, { generateMask: (mask) => void mask.fill(0) });
   const [serverSocket] = (await accepted) as [WebSocket];
   await (client.readyState === client.OPEN ? Promise.resolve() : once(client, 'open'));
+  closers.push(() => {
+    client.terminate();
+    server.close();
+  });
+  return { serverSocket, client };
+}
+
+/** A requester channel ("relay") and a responder channel ("worker") answering with `handler`. */
+async function channels(handler: RequestHandler): Promise<{ relay: PeerChannel; worker: PeerChannel }> {
+  const { serverSocket, client } = await socketPair();
   const relay = new PeerChannel(serverSocket, { peerId: 'w1', handler: async () => ({ body: {} }), onControl: () => {} });
   const worker = new PeerChannel(client, { peerId: 'relay', handler, onControl: () => {} });
   closers.push(() => {
     relay.close(1000, '');
     worker.close(1000, '');
-    server.close();
   });
-  return relay;
+  return { relay, worker };
 }
+
+const channelPair = async (handler: RequestHandler): Promise<PeerChannel> => (await channels(handler)).relay;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const entry: FunctionEntry = {
   name: 'w1:field',
@@ -79,4 +94,23 @@ describe('PeerChannel', () => {
     }
     expect(received).toBe(total);
   });
+
+  it('a stall of its own process is not taken for a silent peer', async () => {
+    const { relay, worker } = await channels(async (op) => ({ body: { op } }));
+    // This thread held past the silence limit (as copying a large result on a machine short of
+    // CPU can hold it): both peers' pings wait unread while the heartbeats come due.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, HEARTBEAT_DEAD_MS + 2 * HEARTBEAT_INTERVAL_MS);
+    await sleep(2 * HEARTBEAT_INTERVAL_MS);
+    expect([relay.closed, worker.closed]).toEqual([false, false]);
+    expect((await relay.request('echo', {}, { timeoutMs: 10_000, sink: 'buffer' })).body).toEqual({ op: 'echo' });
+  }, 60_000);
+
+  it('drops a peer that answers nothing, and says so', async () => {
+    const { serverSocket, client } = await socketPair();
+    const relay = new PeerChannel(serverSocket, { peerId: 'w1', handler: async () => ({ body: {} }), onControl: () => {} });
+    const closed = new Promise<[number, string]>((resolve) => relay.onClose((code, reason) => resolve([code, reason])));
+    // The peer reads nothing more, so it answers no ping, and sends nothing of its own.
+    client.pause();
+    expect(await closed).toEqual([1006, 'no heartbeat']);
+  }, 60_000);
 });

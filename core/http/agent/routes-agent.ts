@@ -9,18 +9,20 @@
  * whose client may no longer read the room (closed to them, their user removed) is closed (1008).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import { createHostError } from '../../errors.ts';
 import { requestOrigin } from '../../exports/request-origin.ts';
 import { isListedOrigin, parseCorsOrigins, type CorsOrigins } from '../cors-origins.ts';
 import { isCrossOrigin } from '../cross-site-writes.ts';
 import { roomOf } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
+import { sizedUpgrades } from '../socket-limits.ts';
 import { LIVE_NOT_READABLE } from '../rooms/routes-presence.ts';
 import type { RoomReaders } from '../../people/room-readers.ts';
 import type { ResolvedHostOptions } from '../../options.ts';
 import { ANONYMOUS, requestIdentity, requestUser } from '../../people/request-user.ts';
 import { PEER_KINDS, peerOf } from '../../presence/peer.ts';
-import type { SocketWho } from '../../agent/agent-socket.ts';
+import { MAX_BINARY_FRAME, type SocketWho } from '../../agent/agent-socket.ts';
 import type { AgentService } from '../../agent/agent-service.ts';
 
 type AgentRequest = FastifyRequest<{ Params: { room_id: string }; Querystring: { name?: string; kind?: string } }>;
@@ -58,25 +60,28 @@ export async function agentRoutes(
 ): Promise<void> {
   const { agent, options, readers } = opts;
   const cors = parseCorsOrigins(options.corsOrigin);
-  const who = new WeakMap<FastifyRequest, SocketWho>();
+  // Screenshots and audio come as binary frames of up to 4 MiB: more than the host's other sockets take.
+  const sockets = sizedUpgrades(app, MAX_BINARY_FRAME);
+  const serve = (request: AgentRequest, socketWho: SocketWho, socket: WebSocket) => {
+    const roomId = roomOf({ options }, request.params.room_id);
+    // Closed as soon as its client may no longer read the room (the room closed to them, their user removed).
+    const unregister = readers.register(roomId, socketWho.identity, () => socket.close(LIVE_NOT_READABLE.code, LIVE_NOT_READABLE.reason));
+    socket.once('close', unregister);
+    agent.serve(roomId, socketWho, socket).catch((err: unknown) => {
+      request.log.warn({ err, room: roomId }, 'an agent socket could not join the room');
+      socket.close(1011, 'the room’s agent is unavailable');
+    });
+  };
   app.route({
     method: 'GET',
     url: '/ws/agent/:room_id',
     schema: SCHEMA,
-    preHandler: async (request) => void who.set(request, whoOf(request as AgentRequest, cors)),
+    preHandler: async (request, reply) => {
+      const socketWho = whoOf(request as AgentRequest, cors);
+      if (request.ws) sockets.upgrade(request, reply, (socket) => serve(request as AgentRequest, socketWho, socket));
+    },
     handler: async () => {
       throw createHostError('SPC_ERR_AGENT_NOT_WEBSOCKET');
-    },
-    wsHandler: (socket, request) => {
-      const roomId = roomOf({ options }, (request as AgentRequest).params.room_id);
-      const socketWho = who.get(request)!;
-      // Closed as soon as its client may no longer read the room (the room closed to them, their user removed).
-      const unregister = readers.register(roomId, socketWho.identity, () => socket.close(LIVE_NOT_READABLE.code, LIVE_NOT_READABLE.reason));
-      socket.once('close', unregister);
-      agent.serve(roomId, socketWho, socket).catch((err: unknown) => {
-        request.log.warn({ err, room: roomId }, 'an agent socket could not join the room');
-        socket.close(1011, 'the room’s agent is unavailable');
-      });
     },
   });
 }

@@ -15,7 +15,8 @@ import type { AfterReloadHook, HostContext } from '../../host-context.ts';
 import type { InvokerSet } from '../../invoke/invoker.ts';
 import type { LocalRuns } from '../../federation/local-runs.ts';
 import type { ServiceRelay } from '../../federation/service-relay.ts';
-import { HELLO_MAX_FRAME_BYTES } from '../../federation/frame-limit.ts';
+import { MAX_MESSAGE_BYTES, TOKEN_HEADER } from '../../federation/wire-messages.ts';
+import { SMALL_FRAME_BYTES, sizedUpgrades } from '../socket-limits.ts';
 
 /** What federation takes of its host beyond the services the routes share. */
 export interface FederationPort {
@@ -46,12 +47,22 @@ async function installRelay(app: FastifyInstance, ctx: HostContext, port: Federa
     // Totals after the workers' new registrations; `count` stays the relay's own disk count.
     return { specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
   });
-  // Small frames only until a worker's hello is accepted; the hub raises the limit after it.
   // The host's routes register WebSockets with these options; a federation mounted alone registers them itself.
-  if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
-  app.get<{ Params: { worker_id: string } }>('/ws/federation/:worker_id', { websocket: true }, (socket, request) => {
-    hub.accept(socket, request.params.worker_id);
-  });
+  if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: SMALL_FRAME_BYTES, perMessageDeflate: false } });
+  // A worker that shows the token at the upgrade gets a socket taking the protocol's large messages;
+  // any other peer gets the host's small frames, and the hub refuses it at its hello.
+  const trusted = sizedUpgrades(app, MAX_MESSAGE_BYTES);
+  app.get<{ Params: { worker_id: string } }>(
+    '/ws/federation/:worker_id',
+    {
+      websocket: true,
+      preHandler: async (request, reply) => {
+        if (!request.ws || !hub.authorizes(request.headers[TOKEN_HEADER])) return;
+        trusted.upgrade(request, reply, (socket) => hub.accept(socket, request.params.worker_id, true));
+      },
+    },
+    (socket, request) => hub.accept(socket, request.params.worker_id, false),
+  );
   app.get('/api/federation/workers', async () => hub.list());
   if (service) app.addHook('onListen', async () => void (await service.listening(reachableUrl(app))));
   app.addHook('preClose', async () => hub.close());
