@@ -54,6 +54,7 @@ export async function runSubject(parts: SubjectRunParts, ask: SubjectAsk): Promi
         cached: () => (cached = true),
         show: (data, refined, levels) => showSubject(parts, data, ask, refined, levels).finally(pictured),
         surfacesOnly: () => parts.rooms.scene?.activeSurfaces() === true,
+        activeLayerUrl: () => parts.rooms.scene?.activeLayerUrl() ?? null,
         answeredBy: (id) => id && context.isCurrent() && (layout.dataLink.dataset.resultId = id),
         refining: (on) => showRefineNote(parts.refine, layout.stagePane, on),
       },

@@ -46,6 +46,17 @@ describe('a peer entry by its blob', () => {
     expect(adopted.take(null)).toBeNull();
   });
 
+  it('takes the entry of a function layer (no specimen named) for the specimen that runs the function', () => {
+    const adopted = new AdoptedBlob();
+    const ofFunction: RoomEntry = { function_name: 'shape_fn', specimen_id: null, params: { a: 1 }, type: 'mesh', blob_id: 'blob-5' };
+    adopted.expect(ofFunction);
+    expect(adopted.take(subject({ a: 1 }))).toEqual({ blobId: 'blob-5' });
+    adopted.expect(ofFunction);
+    expect(adopted.take(subject({ a: 2 }))).toBeNull();
+    adopted.expect(ofFunction);
+    expect(adopted.take({ function_name: 'other_fn', specimen_id: 'shape', params: { a: 1 } })).toBeNull();
+  });
+
   it('takes an entry that names no blob as adopted all the same (its request follows the room)', () => {
     const adopted = new AdoptedBlob();
     adopted.expect(entry({ a: 1 }));

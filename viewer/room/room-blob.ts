@@ -24,6 +24,15 @@ function keyOf(subject: RoomSubject): string {
 }
 
 /**
+ * Whether the page asking for `subject` asks for the entry keyed `key`. An entry a function's
+ * layer made names no specimen, and the page shows that function through the specimen that
+ * runs it: that is still the entry, so its specimen is left out of the comparison then.
+ */
+function asksFor(key: string, entryNamesSpecimen: boolean, subject: RoomSubject): boolean {
+  return key === keyOf(entryNamesSpecimen ? subject : { ...subject, specimen_id: null });
+}
+
+/**
  * The room entry the viewer is about to show because a peer put it there. `expect` notes it
  * when the viewer adopts a peer's entry; the next request takes it only if it asks for that very
  * entry (a parameter change in between, or another subject, forgets it). Such a request is the
@@ -31,18 +40,18 @@ function keyOf(subject: RoomSubject): string {
  * follows when it must ask `/data`.
  */
 export class AdoptedBlob {
-  #pending: { key: string; blobId: string | null } | null = null;
+  #pending: { key: string; namesSpecimen: boolean; blobId: string | null } | null = null;
 
   /** The viewer adopts `entry`: its next request may load the entry's blob. */
   expect(entry: RoomEntry): void {
-    this.#pending = { key: keyOf(entry), blobId: entry.blob_id ?? null };
+    this.#pending = { key: keyOf(entry), namesSpecimen: entry.specimen_id !== null, blobId: entry.blob_id ?? null };
   }
 
   /** The adopted entry's blob id (null when it names none) if `subject` is that entry, else null; forgets it either way. */
   take(subject: RoomSubject | null): { blobId: string | null } | null {
     const pending = this.#pending;
     this.#pending = null;
-    return pending && subject && pending.key === keyOf(subject) ? { blobId: pending.blobId } : null;
+    return pending && subject && asksFor(pending.key, pending.namesSpecimen, subject) ? { blobId: pending.blobId } : null;
   }
 }
 

@@ -123,6 +123,11 @@ export class RoomSceneView {
     return shows ? (source.params ?? {}) : undefined;
   }
 
+  /** Where the room's active layer's result is read (its `data_url`), null while it has none. */
+  activeLayerUrl(): string | null {
+    return activeLayerOf(this.#shown)?.result?.data_url || null;
+  }
+
   /** The kind the room gives the active layer (a `labels` entry is drawn as a segmentation). */
   activeKind(): string | undefined {
     return activeLayerOf(this.#shown)?.kind;

@@ -9,7 +9,9 @@
  * refined as a dynamic one is when the host shapes its file (static-shaping.ts); a file the
  * host sends only as it is comes whole, with no delivery asked for. A mesh or a segmentation
  * whose answer names a result with levels of detail is drawn from them (level-layers.ts): the
- * mesh's full delivery is then never asked for.
+ * mesh's full delivery is then never asked for. An entry adopted from the room (the page
+ * following it) is only read: its blob, else a GET as a follower, so a member who may only
+ * look at the room sees it as it is without asking it for anything.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
@@ -36,6 +38,8 @@ export interface SubjectPlanDeps extends JobCallbackViews {
   /** The room cache served it (a hit, or the adopted entry's blob). */
   cached(): void;
   show(data: SpecimenData, refined: boolean, levels?: LodSource): Promise<void>;
+  /** The `data_url` of the room's active layer (its result as the room shows it), null when it has none yet. */
+  activeLayerUrl?(): string | null;
   /** The subject is a segmentation shown as its surfaces alone: with levels, nothing past its coarse answer is fetched. */
   surfacesOnly?(): boolean;
   /** Each answer's result (its `X-Result-Id`), once its headers come. */
@@ -81,10 +85,15 @@ export function subjectPlan(
   };
   const fetched = (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {
     const onHeaders = (response: Response) => headers(response, answered);
-    if (deps.isFunction) return client.runFunction(meta.id, params, { room, signal: context.signal, ...callbacks() });
     const { signal } = context;
-    if (meta.is_dynamic) return client.load(meta.id, params, { room, delivery, follows, signal, onHeaders, ...callbacks() });
-    return client.getData(meta.id, { room, delivery, follows, signal: context.signal, onHeaders });
+    // The room's own entry is read, never asked for: starting a job changes the room, which a
+    // member who may only look at it is refused. A function's entry is read from the active
+    // layer the room shows it in, a specimen's from `/data` as a follower.
+    const layerUrl = follows && deps.isFunction ? (deps.activeLayerUrl?.() ?? null) : null;
+    if (layerUrl) return client.getLayerData(layerUrl, { delivery, signal, onHeaders });
+    if (deps.isFunction) return client.runFunction(meta.id, params, { room, signal, ...callbacks() });
+    if (meta.is_dynamic && !follows) return client.load(meta.id, params, { room, delivery, signal, onHeaders, ...callbacks() });
+    return client.getData(meta.id, { params: meta.is_dynamic ? params : undefined, room, delivery, follows, signal, onHeaders });
   };
   const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {
     const data = await asDecodedMesh(await fetched(delivery, answered));
