@@ -89,11 +89,18 @@ export function subjectPlan(
     // The room's own entry is read, never asked for: starting a job changes the room, which a
     // member who may only look at it is refused. A function's entry is read from the active
     // layer the room shows it in, a specimen's from `/data` as a follower.
+    // What the room computed, read: served from the room cache, as a hit of the job flow says.
+    const fromRoom = (data: SpecimenData): SpecimenData => {
+      deps.cached();
+      if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
+      return data;
+    };
     const layerUrl = follows && deps.isFunction ? (deps.activeLayerUrl?.() ?? null) : null;
-    if (layerUrl) return client.getLayerData(layerUrl, { delivery, signal, onHeaders });
+    if (layerUrl) return client.getLayerData(layerUrl, { delivery, signal, onHeaders }).then(fromRoom);
     if (deps.isFunction) return client.runFunction(meta.id, params, { room, signal, ...callbacks() });
     if (meta.is_dynamic && !follows) return client.load(meta.id, params, { room, delivery, signal, onHeaders, ...callbacks() });
-    return client.getData(meta.id, { params: meta.is_dynamic ? params : undefined, room, delivery, follows, signal, onHeaders });
+    if (meta.is_dynamic) return client.getData(meta.id, { params, room, delivery, follows, signal, onHeaders }).then(fromRoom);
+    return client.getData(meta.id, { room, delivery, follows, signal, onHeaders });
   };
   const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {
     const data = await asDecodedMesh(await fetched(delivery, answered));
