@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { socketError } from './socket-errors.ts';
 
 /** Largest frame of a socket whose route sets no larger one: a pose, a hello and a request are far smaller. */
 export const SMALL_FRAME_BYTES = 16 * 1024;
@@ -34,8 +35,9 @@ export function sizedUpgrades(app: FastifyInstance, maxPayload: number): SizedUp
     upgrade(request, reply, take) {
       reply.hijack();
       server.handleUpgrade(request.raw, request.raw.socket, NO_EARLY_BYTES, (socket) => {
-        // ws has already closed the socket with the reason (1009 for a frame past the limit).
-        socket.on('error', (err) => request.log.info({ err }, 'a WebSocket was closed for an error'));
+        // ws has already closed the socket with the reason (1009 for a frame past the limit):
+        // told as every other route's socket errors are.
+        socket.on('error', (err) => socketError(err, socket, request));
         take(socket);
       });
     },

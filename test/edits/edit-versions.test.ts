@@ -16,6 +16,7 @@ import { room } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { openStream } from '../helpers/sse-reader.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const BLOBS = { function: 'label_blobs', params: { size: 32, count: 6, dtype: 'uint16', stride: 100 } };
 
@@ -40,11 +41,10 @@ describe('versions of an edited labels layer', () => {
     ((await (await fetch(`${base}/api/rooms/${roomId}/scene`)).json()) as RoomScene).layers.find((l) => l.id === 'seg')!;
   /** The layer once its result names `edits` edits (the version's id is named off the edit's path). */
   const namedAfter = async (edits: number): Promise<SceneLayer> => {
-    for (;;) {
+    return waitFor(async () => {
       const layer = await sceneLayer();
-      if ((layer.result?.provenance?.edits?.length ?? 0) === edits && layer.result) return layer;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return (layer.result?.provenance?.edits?.length ?? 0) === edits && layer.result ? layer : undefined;
+    }, `the layer's result naming ${edits} edits`);
   };
 
   beforeAll(async () => {

@@ -49,6 +49,7 @@ async function channels(handler: RequestHandler): Promise<{ relay: PeerChannel; 
 
 const channelPair = async (handler: RequestHandler): Promise<PeerChannel> => (await channels(handler)).relay;
 
+// not a wait: a stretch in which heartbeats must come due and close nothing.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const entry: FunctionEntry = {
@@ -100,6 +101,7 @@ describe('PeerChannel', () => {
     // This thread held past the silence limit (as copying a large result on a machine short of
     // CPU can hold it): both peers' pings wait unread while the heartbeats come due.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, HEARTBEAT_DEAD_MS + 2 * HEARTBEAT_INTERVAL_MS);
+    // not a wait: two heartbeats pass, and neither may close a live peer.
     await sleep(2 * HEARTBEAT_INTERVAL_MS);
     expect([relay.closed, worker.closed]).toEqual([false, false]);
     expect((await relay.request('echo', {}, { timeoutMs: 10_000, sink: 'buffer' })).body).toEqual({ op: 'echo' });
