@@ -239,3 +239,12 @@ export async function openHeadsetPage(browser: Browser, contexts: BrowserContext
   await page.goto(url);
   return { page, requests: [], errors };
 }
+
+/** Waits until the page's stage draws exactly the layers `ids` (its canvas's `data-layers-drawn`). */
+export async function layersDrawn(page: Page, ids: string[]): Promise<void> {
+  await page.waitForFunction(
+    (want) => (document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.layersDrawn ?? '').split(' ').sort().join(' ') === want,
+    [...ids].sort().join(' '),
+    { timeout: STATE_WAIT_MS },
+  );
+}

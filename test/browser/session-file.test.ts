@@ -27,7 +27,7 @@ import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { openPage, shot, waitForDrawn } from './browser-session.ts';
+import { layersDrawn, openPage, shot, waitForDrawn } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
@@ -42,15 +42,6 @@ const [from, into] = [freshRoom('session-from'), freshRoom('session-into')];
 
 async function scene(r: string): Promise<RoomScene> {
   return (await (await fetch(`${host.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
-}
-
-/** Waits until the stage draws exactly the layers `ids`. */
-async function drawn(page: Page, ids: string[]): Promise<void> {
-  await page.waitForFunction(
-    (want) => (document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.layersDrawn ?? '').split(' ').sort().join(' ') === want,
-    [...ids].sort().join(' '),
-    { timeout: STATE_WAIT_MS },
-  );
 }
 
 beforeAll(async () => {
@@ -108,7 +99,7 @@ const marksDrawn = (page: Page, count: number) =>
 describe('a session file in the viewer', { timeout: 300_000 }, () => {
   it('downloads from one room, opens in another and restores there with the same results', async () => {
     const a = await openPage(browser, contexts, `${host.url}/${viewerQuery({ room: from, follow: true })}`);
-    await drawn(a.page, LAYERS);
+    await layersDrawn(a.page, LAYERS);
     const [download] = await Promise.all([a.page.waitForEvent('download'), a.page.getByTestId('download-session').click()]);
     expect(download.suggestedFilename()).toMatch(/^[0-9a-f]{64}\.vitrine$/);
     const file = join(await mkdtemp(join(tmpdir(), 'vitrine-session-')), download.suggestedFilename());
@@ -120,11 +111,11 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     await b.page.getByTestId('session-file').setInputFiles(file);
     await b.page.waitForURL(new RegExp(`snapshot=${download.suggestedFilename().slice(0, 64)}`));
     await b.page.getByTestId('snapshot-banner').waitFor();
-    await drawn(b.page, LAYERS);
+    await layersDrawn(b.page, LAYERS);
     await shot(b.page, 'session-opened');
     await b.page.getByTestId('restore-snapshot').click();
     await b.page.waitForURL(/follow=1/);
-    await drawn(b.page, LAYERS);
+    await layersDrawn(b.page, LAYERS);
     const ids = (s: RoomScene) => s.layers.map((layer) => [layer.id, layer.result?.result_id]);
     expect(ids(await scene(into))).toEqual(ids(await scene(from)));
 
@@ -133,7 +124,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     const gone = JSON.stringify({ status_code: 404, detail: 'gone', code: 'SPC_ERR_BLOB_NOT_FOUND' });
     await c.page.route('**/api/blobs/**', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: gone }));
     await c.page.goto(`${host.url}/${viewerQuery({ room: into, follow: true })}`);
-    await drawn(c.page, LAYERS);
+    await layersDrawn(c.page, LAYERS);
     expect(c.requests.some((r) => r.url().includes(`/api/rooms/${into}/layers/cloud/data`))).toBe(true);
     expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
   });
@@ -150,7 +141,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     for (const layer of LAYERS) expect((await fetch(`${other.url}/api/rooms/${from}/layers/${layer}/data`)).status, layer).toBe(200);
 
     const b = await openPage(browser, contexts, `${other.url}/${viewerQuery({ room: from, follow: true })}`);
-    await drawn(b.page, LAYERS);
+    await layersDrawn(b.page, LAYERS);
     await Promise.all([marksDrawn(a, 1), marksDrawn(b.page, 1)]);
     await Promise.all([waitForDrawn(a), waitForDrawn(b.page)]);
     await Promise.all([shot(a, 'session-host-a'), shot(b.page, 'session-host-b')]);
@@ -192,7 +183,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     /** A page following `room` of `base`, once it draws every layer and the mark, with its scale bar's label. */
     const follow = async (base: string, room: string) => {
       const opened = await openPage(browser, contexts, `${base}/${viewerQuery({ room, follow: true })}`);
-      await drawn(opened.page, ['ball', 'scan']);
+      await layersDrawn(opened.page, ['ball', 'scan']);
       await marksDrawn(opened.page, 1);
       await waitForDrawn(opened.page);
       // Lengths in the array's unit, never the bare 'units' of a page that found no specimen.
@@ -233,7 +224,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     const preview = await openPage(browser, contexts, `${host.url}/${viewerQuery({ room: freshRoom('rep-b') })}`);
     await preview.page.getByTestId('session-file').setInputFiles({ name: `${id}.vitrine`, mimeType: 'application/x-tar', buffer });
     await preview.page.getByTestId('snapshot-banner').waitFor();
-    await drawn(preview.page, ['ball', 'scan']);
+    await layersDrawn(preview.page, ['ball', 'scan']);
     // The scale bar reads in the array's unit, never the bare 'units' of a frame whose result was not found.
     await preview.page.waitForFunction(() => /\d micrometer$/.test(document.querySelector('[data-testid=scale-bar-label]')?.textContent ?? ''), null, {
       timeout: STATE_WAIT_MS,

@@ -6,40 +6,17 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, peopleDir } from '../people/people-helpers.ts';
-import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openPage, shot } from './browser-session.ts';
+import { layersDrawn, openPage, shot } from './browser-session.ts';
+import { closedRoom } from './closed-room-setup.ts';
 
 const people = await peopleDir(['ada', 'bob']);
 const session = browserAndHost(['--data-dir', people.dir]);
 const room = freshRoom('viewed');
-const JSON_TYPE = { 'content-type': 'application/json' };
 
-async function drawn(page: Page, ids: string[]): Promise<void> {
-  await page.waitForFunction(
-    (want) => (document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.layersDrawn ?? '').split(' ').sort().join(' ') === want,
-    [...ids].sort().join(' '),
-    { timeout: STATE_WAIT_MS },
-  );
-}
-
-beforeAll(async () => {
-  const base = session.host.baseUrl;
-  const ada = bearer(people.tokens.ada!);
-  const scan = `${base}/api/specimens/${room}.scan?filename=scan.npy&room=${room}`;
-  const array = { method: 'PUT', headers: { ...ada, 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([8, 8, 8])) };
-  expect((await fetch(scan, array)).status).toBe(201);
-  const layers = [
-    { id: 'ball', source: { function: 'shape', params: { segments: 12 } } },
-    { id: 'scan', source: { specimen: `${room}.scan` }, opacity: 0.5 },
-  ];
-  const scene = { method: 'PUT', headers: { ...ada, ...JSON_TYPE }, body: JSON.stringify({ layers, active: 'ball' }) };
-  expect((await fetch(`${base}/api/rooms/${room}/scene`, scene)).status).toBe(200);
-  const access = { method: 'PUT', headers: { ...ada, ...JSON_TYPE }, body: JSON.stringify({ viewers: ['bob'], public: 'none' }) };
-  expect((await fetch(`${base}/api/rooms/${room}/access`, access)).status).toBe(200);
-});
+beforeAll(() => closedRoom(session.host.baseUrl, people.tokens.ada!, room, { viewers: ['bob'], public: 'none' }));
 
 /** Requests that are not reads (a ticket for the event stream is one: it names no room). */
 function changes(page: Page): string[] {
@@ -76,7 +53,7 @@ describe('a closed room followed by one of its viewers', { timeout: 300_000 }, (
     await page.getByTestId('signed-in-as').getByText('bob').waitFor();
 
     // The active layer (ball, the room's entry) is drawn with the array beside it, read as the room shows it.
-    await drawn(page, ['ball', 'scan']);
+    await layersDrawn(page, ['ball', 'scan']);
     await page.waitForFunction(() => document.querySelector('[data-testid=job-state]')?.getAttribute('data-state') === 'cached', undefined, {
       timeout: STATE_WAIT_MS,
     });
