@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 import { DRAW_SCALE, openHeadsetPage, openPage, shot, waitForDrawn } from './browser-session.ts';
 import { aimAt, framesPass, pullTriggerAt } from './vr-controller.ts';
@@ -105,6 +105,51 @@ describe('editing labels on the page', () => {
     expect((await middle(a.page)).equals(before[0]!)).toBe(true);
     expect((await middle(b.page)).equals(before[1]!)).toBe(true);
     expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+
+  it("draws a layer's edit in place, not by loading the edited version whole", async () => {
+    const base = session.host.baseUrl;
+    const put = await fetch(`${base}/api/specimens/seg3?filename=seg3.npy&role=labels`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(segmentation()),
+    });
+    expect(put.status).toBe(201);
+    const room = freshRoom('edit-labels-inplace');
+    // The labels are not the room's entry (the page's own request shows that one): the scene's layers load them.
+    const layers = [
+      { id: 'seg', source: { specimen: 'seg3' }, kind: 'labels', mode: 'volume' },
+      { id: 'entry', source: { specimen: 'seg3' }, kind: 'labels', mode: 'volume', opacity: 0 },
+    ];
+    const json = { 'content-type': 'application/json' };
+    const scene = await fetch(`${base}/api/rooms/${room}/scene`, { method: 'PUT', headers: json, body: JSON.stringify({ layers }) });
+    expect(scene.status).toBe(200);
+    const active = await fetch(`${base}/api/rooms/${room}/layers/entry`, { method: 'PATCH', headers: json, body: '{"active":true}' });
+    expect(active.status).toBe(200);
+    const page = await openPage(session.browser, session.contexts, `${base}/${viewerQuery({ room, follow: true })}`);
+    await waitForDrawn(page.page);
+    await page.page.waitForFunction(() => document.querySelector('[data-testid=edit-list]') !== null, null, { timeout: STATE_WAIT_MS });
+    const reads: string[] = [];
+    page.page.on('request', (request) => {
+      if (/\/api\/blobs\/|\/layers\/seg\/(data|labels)/.test(request.url())) reads.push(request.url());
+    });
+    const painted = await fetch(`${base}/api/rooms/${room}/layers/seg/edits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ op: 'paint', label: 9, center: [16, 16, 16], radius: 4 }),
+    });
+    expect(painted.status).toBe(201);
+    await edits(page.page, 1);
+    // The scene names the edited version as the layer's result once its id is worked out.
+    await waitFor(async () => {
+      const named = (await (await fetch(`${base}/api/rooms/${room}/scene`)).json()) as { layers: { id: string; result?: { data_url: string } }[] };
+      return named.layers.find((layer) => layer.id === 'seg')?.result?.data_url.endsWith('version=1') || undefined;
+    }, 'the scene naming version 1');
+    await page.page.waitForTimeout(1500);
+    // The edit's own read, and nothing more: the version named by the scene was already drawn.
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toContain('/layers/seg/labels?version=1');
+    expect(page.errors).toEqual([]);
   });
 
   it('splits a segment from an emulated headset (IWER) by two triggers; a page draws it, its undo restores the page', async () => {

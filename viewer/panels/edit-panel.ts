@@ -63,6 +63,8 @@ export class EditPanel {
   #undone: { layer: string; seq: number }[] = [];
   /** The version drawn per layer. */
   readonly #drawn = new Map<string, number>();
+  /** Per layer, the versions whose edit box was relabelled into what the stage shows. */
+  readonly #relabelled = new Map<string, Set<number>>();
   /** Edits are drawn one after another, in the order they came. */
   #drawing: Promise<void> = Promise.resolve();
   #down: { x: number; y: number } | null = null;
@@ -166,6 +168,11 @@ export class EditPanel {
     this.#mine.push(last);
   }
 
+  /** The versions of layer `id` drawn in place by relabelling their edit's box. */
+  relabelled(id: string): ReadonlySet<number> {
+    return this.#relabelled.get(id) ?? new Set();
+  }
+
   /** A `labels` event of the room: draws the edit and lists it. */
   event(edit: DrawnEdit): void {
     this.#draw(edit);
@@ -176,6 +183,7 @@ export class EditPanel {
     this.#mine = [];
     this.#undone = [];
     this.#drawn.clear();
+    this.#relabelled.clear();
     replaceChildren(this.#list);
   }
 
@@ -212,8 +220,17 @@ export class EditPanel {
     if (version > drawn && box) {
       const content = this.#options.stage.layers.get(layer)?.content;
       if (content?.relabel) {
-        const next = await this.#edits(layer).labels(version);
-        if ('type' in next.data && next.data.type === 'volume') content.relabel(next.data, box);
+        // Counted as drawn from the start, so the scene naming this version meanwhile does not load the whole layer again.
+        const relabelled = this.#relabelled.get(layer) ?? new Set<number>();
+        this.#relabelled.set(layer, relabelled.add(version));
+        try {
+          const next = await this.#edits(layer).labels(version);
+          if ('type' in next.data && next.data.type === 'volume') content.relabel(next.data, box);
+          else relabelled.delete(version);
+        } catch (error) {
+          relabelled.delete(version);
+          throw error;
+        }
         this.#options.stage.invalidate();
       }
     }

@@ -43,11 +43,26 @@ export interface LayerLoaderOptions {
    * read-only, whose layers are not the room's.
    */
   ownDataUrl?(id: string): string | null;
+  /**
+   * The labels versions of layer `id` the page has drawn into what the layer shows by relabelling
+   * the box their edit changed in place (edit-panel.ts).
+   */
+  relabelled?(id: string): ReadonlySet<number>;
 }
 
 interface Load {
   key: string;
+  /** How the result is shown (kind, the headset's delivery, surfaces only): a change loads it again. */
+  look: string;
+  /** The labels version what the layer shows holds (an edited segmentation), else null. */
+  version: number | null;
   controller: AbortController;
+}
+
+/** The labels version an edited layer's data URL reads (`.../labels?version=N`); null for any other URL. */
+function labelsVersion(dataUrl: string): number | null {
+  const match = /\/labels\?version=(\d+)$/.exec(dataUrl);
+  return match ? Number(match[1]) : null;
 }
 
 /** The colour of a segment's surface: its label's, when its parameters name one segment. */
@@ -76,12 +91,29 @@ export class LayerLoader {
     const vr = result.result_id && this.#leveled.has(result.result_id) ? undefined : this.#options.vrDelivery(result.type);
     // A segmentation shown as surfaces alone reads no volume: another mode loads it again with one.
     const surfaces = layer.kind === 'labels' && layer.mode === 'surface';
-    const key = JSON.stringify([result.result_id, result.blob_id ?? null, result.data_url, layer.kind, vr ?? null, surfaces]);
-    if (this.#loads.get(layer.id)?.key === key) return;
+    const look = JSON.stringify([layer.kind, vr ?? null, surfaces]);
+    const key = JSON.stringify([result.result_id, result.blob_id ?? null, result.data_url, look]);
+    const current = this.#loads.get(layer.id);
+    if (current?.key === key) return;
+    // An edited segmentation's new version, already drawn where the edits changed it: loading it
+    // whole again would redraw the whole layer for a change of a few chunks.
+    const version = labelsVersion(result.data_url);
+    if (current && version !== null && !surfaces && current.look === look && this.#drawnUpTo(layer.id, current, version)) {
+      Object.assign(current, { key, version });
+      return;
+    }
     this.forget(layer.id);
-    const load: Load = { key, controller: new AbortController() };
+    const load: Load = { key, look, version: layer.kind === 'labels' ? (version ?? 0) : null, controller: new AbortController() };
     this.#loads.set(layer.id, load);
     void this.#run(layer, load, vr);
+  }
+
+  /** Every version after the one `load` shows, up to `version`, was drawn in place by its edit. */
+  #drawnUpTo(id: string, load: Load, version: number): boolean {
+    if (load.version === null || version <= load.version) return false;
+    const drawn = this.#options.relabelled?.(id);
+    for (let next = load.version + 1; next <= version; next += 1) if (!drawn?.has(next)) return false;
+    return true;
   }
 
   /** Stops loading layer `id` and forgets what it loaded (it was removed, or became the page's own). */

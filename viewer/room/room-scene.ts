@@ -36,6 +36,8 @@ export interface RoomSceneOptions {
   showPanel(panel: HTMLElement | null): void;
   /** What the page shows now, as a layer source ("Add current"); null when nothing. */
   current(): LayerSource | null;
+  /** The labels versions of layer `id` already drawn in place by their edits (the edit panel's). */
+  relabelled?(id: string): ReadonlySet<number>;
 }
 
 /**
@@ -83,6 +85,7 @@ export class RoomSceneView {
         const room = options.room();
         return this.#readOnly || room === null ? null : `/api/rooms/${encodeURIComponent(room)}/layers/${encodeURIComponent(id)}/data`;
       },
+      relabelled: (id) => options.relabelled?.(id) ?? new Set(),
     });
     this.list = new LayerList({
       change: (id, change, mode) => this.change(id, change, mode === 'commit'),

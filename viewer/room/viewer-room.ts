@@ -145,6 +145,7 @@ export class ViewerRoom {
           vrDelivery: hooks.vrDelivery,
           showPanel: (panel) => this.#tools(panel),
           current: hooks.current,
+          relabelled: (id) => this.edits?.relabelled(id) ?? new Set(),
         })
       : null;
     this.view = new RoomViewBinding({
