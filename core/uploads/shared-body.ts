@@ -5,13 +5,23 @@
  *
  * Each chunk is copied once straight into its place as it arrives when the request says its
  * length, so no turn of the event loop copies the whole body (a 16 MiB copy into fresh memory
- * is about 0.1 s of this machine's thread, most of it the kernel handing out pages). The bytes
- * then cross into worker threads by reference, with no second copy. Memory is only committed as
- * the bytes arrive, so a Content-Length that overstates the body costs nothing. A body without
- * a length (chunked) is gathered as it comes and copied into place a few MiB per turn.
+ * is about 0.1 s of this machine's thread, most of it the kernel handing out pages), and at
+ * most about a MiB is copied between two turns. The bytes then cross into worker threads by
+ * reference, with no second copy. Memory is only committed as the bytes arrive, so a
+ * Content-Length that overstates the body costs nothing. A body without a length (chunked) is
+ * gathered as it comes and copied into place a few MiB per turn.
  */
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { joinInTurns } from '../memory/turn-batches.ts';
+
+/**
+ * Bytes copied into place before the reader gives the event loop a turn: a socket read while
+ * the loop was held hands over several MiB at once, and copying it all into fresh memory in
+ * one turn held the loop for tens of milliseconds; meanwhile the stream's own buffer fills and
+ * the socket waits, as with any slow reader.
+ */
+const COPY_PER_TURN = 1024 * 1024;
 
 export interface SharedBodyLimits {
   maxBytes: number;
@@ -34,6 +44,7 @@ export async function readSharedBody(stream: Readable, limits: SharedBodyLimits)
   let target = known ? sharedBytes(declared) : null;
   const chunks: Buffer[] = [];
   let total = 0;
+  let sinceTurn = 0;
   // Not destroyed when refused: the host reads and drops the rest, so the client reads the refusal.
   const arriving = typeof stream.iterator === 'function' ? stream.iterator({ destroyOnReturn: false }) : (stream as AsyncIterable<Buffer>);
   for await (const chunk of arriving as AsyncIterable<Buffer>) {
@@ -49,6 +60,10 @@ export async function readSharedBody(stream: Readable, limits: SharedBodyLimits)
       chunks.push(chunk);
     }
     total = end;
+    if ((sinceTurn += chunk.length) >= COPY_PER_TURN) {
+      sinceTurn = 0;
+      await nextTurn();
+    }
   }
   if (target) return total === target.length ? target : target.subarray(0, total);
   // No length given (a chunked body): one copy into shared memory, a few MiB a turn.
