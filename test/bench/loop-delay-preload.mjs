@@ -42,7 +42,8 @@ if (last.times) {
     const now = { at: monotonicMs(), times: threadTimes() };
     const turn = {
       at: last.at,
-      wall: now.at - last.at - TICK_MS,
+      // The whole gap between two ticks, the timer's own 10 ms in it, as the CPU and wait are counted over it.
+      wall: now.at - last.at,
       cpu: now.times.cpu - last.times.cpu,
       wait: now.times.wait - last.times.wait,
     };
