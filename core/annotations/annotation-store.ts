@@ -9,18 +9,24 @@
  * own `version` (1 when added, +1 per change) for `If-Match`, and at most `maxPerRoom`
  * annotations (a request that would pass it adds nothing). Every change sends the room event
  * `annotation` (`{op, annotation, version}`) on the room's channel, in version order; a batch
- * of more than EVENT_BATCH_LIMIT changes sends only its last, so followers see the jump in
- * versions and read the list again rather than a flood.
+ * of more than EVENT_BATCH_LIMIT changes, or whose marks hold more than EVENT_BATCH_POINTS
+ * points, sends only its last, so followers see the jump in versions and read the list again
+ * rather than a flood (an import of long polylines made megabytes of events in one turn, more
+ * than a follower's stream may hold unread, so it was closed anyway).
  */
 import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import type { AnnotationPatch } from './annotation-patch.ts';
 import { createHostError } from '../errors.ts';
+import { pointsOf } from './annotation-record.ts';
 
 /** The room event an annotation change sends. */
 export const ANNOTATION_EVENT = 'annotation';
 
 /** Changes in one batch past which only the batch's last change is sent as an event. */
 export const EVENT_BATCH_LIMIT = 1000;
+
+/** Points (a mark's one, a polyline's vertices) in one batch past which only its last change is sent as an event: about 0.5 MB of events. */
+export const EVENT_BATCH_POINTS = 20_000;
 
 /** Annotations a room holds at most, unless `--max-annotations` says otherwise. */
 export const DEFAULT_MAX_ANNOTATIONS = 100_000;
@@ -63,19 +69,27 @@ export interface AnnotationStore {
   close(): void;
 }
 
-/** The events a batch of changes sends: each one, or only the last past EVENT_BATCH_LIMIT. */
-export function eventsOf<T>(changes: readonly T[]): readonly T[] {
-  return changes.length > EVENT_BATCH_LIMIT ? changes.slice(-1) : changes;
+/** Whether a batch changing `marks` sends only its last event: past EVENT_BATCH_LIMIT changes or EVENT_BATCH_POINTS points. */
+export function onlyLastEvent(marks: readonly Pick<Annotation, 'points'>[]): boolean {
+  if (marks.length > EVENT_BATCH_LIMIT) return true;
+  let points = 0;
+  for (const mark of marks) if ((points += pointsOf(mark)) > EVENT_BATCH_POINTS) return true;
+  return false;
+}
+
+/** The events a batch of changes sends: each one, or only the last (see {@link onlyLastEvent}). */
+export function eventsOf(changes: readonly AnnotationEvent[]): readonly AnnotationEvent[] {
+  return onlyLastEvent(changes.map((change) => change.annotation)) ? changes.slice(-1) : changes;
 }
 
 /**
  * The events of marks added at once, the last at room version `version`: the last `keep` of
- * them (by default every one up to EVENT_BATCH_LIMIT, else only the last, as `eventsOf` sends).
+ * them (by default every one, or only the last where `eventsOf` would send only that).
  */
 export function addedEvents(
   annotations: readonly Annotation[],
   version: number,
-  keep = annotations.length > EVENT_BATCH_LIMIT ? 1 : annotations.length,
+  keep = onlyLastEvent(annotations) ? 1 : annotations.length,
 ): AnnotationEvent[] {
   const first = version - annotations.length + 1;
   const from = annotations.length - keep;

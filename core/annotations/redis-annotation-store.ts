@@ -18,7 +18,7 @@ import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storedJson } from '../redis/stored-json.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
-import { byId, changeable, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
+import { byId, changeable, EVENT_BATCH_LIMIT, nextIdAfter, onlyLastEvent, type AnnotationStore } from './annotation-store.ts';
 import type { RedisRoomLog } from '../history/redis-room-log.ts';
 import { LOGGED_MARKS } from '../history/room-changes.ts';
 
@@ -84,7 +84,9 @@ export class RedisAnnotationStore implements AnnotationStore {
     const now = this.#now();
     const added = drafts.map((draft, i) => toAnnotation(draft, { id: String(last - drafts.length + 1 + i), version: 1, created: now, updated: now }));
     const pairs = added.flatMap((a) => [a.id, JSON.stringify(a)]);
-    const [version, held] = (await orUnavailable(this.#redis.vAnnAdd(...this.#head(roomId), this.#maxPerRoom, EVENT_BATCH_LIMIT, LOGGED_MARKS, ...pairs))) as [
+    // The script sends every event up to its batch limit, else only the last: 0 where the marks are too heavy to send each.
+    const batch = onlyLastEvent(added) ? 0 : EVENT_BATCH_LIMIT;
+    const [version, held] = (await orUnavailable(this.#redis.vAnnAdd(...this.#head(roomId), this.#maxPerRoom, batch, LOGGED_MARKS, ...pairs))) as [
       number,
       number,
     ];
@@ -119,7 +121,7 @@ export class RedisAnnotationStore implements AnnotationStore {
   async replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {
     const pairs = [...annotations].sort(byId).flatMap((a) => [a.id, JSON.stringify(a)]);
     const lastId = nextIdAfter(annotations) - 1;
-    return Number(await orUnavailable(this.#redis.vAnnReplace(...this.#head(roomId), EVENT_BATCH_LIMIT, lastId, ...pairs)));
+    return Number(await orUnavailable(this.#redis.vAnnReplace(...this.#head(roomId), onlyLastEvent(annotations) ? 0 : EVENT_BATCH_LIMIT, lastId, ...pairs)));
   }
 
   close(): void {

@@ -4,13 +4,15 @@
  * hash revalidate.ts would take of it) and each compressed variant are made once too. Twenty
  * readers of a room of 100,000 marks each hashing and compressing 15 MB of their own held the
  * event loop over half a second; now the hash is taken a part per turn of the loop and each
- * variant is compressed on libuv's thread pool, once per version and encoding. An import's
+ * variant is compressed on libuv's thread pool, once per version and encoding; the parts are
+ * joined a few MiB per turn. An import's
  * answer (all the marks it added) goes out the same way, without an ETag.
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { joinInTurns } from '../memory/turn-batches.ts';
 
 /** The codings a variant is made in (delivery's ContentEncoding, which sits above this folder). */
 export type AnswerEncoding = 'br' | 'gzip';
@@ -54,7 +56,7 @@ async function etagOf(parts: readonly Buffer[]): Promise<string> {
 /** The answer made of `parts`, with its ETag unless `tagged` is false. */
 export async function sharedAnswer(parts: readonly Buffer[], tagged = true): Promise<SharedAnswer> {
   const etag = tagged ? await etagOf(parts) : null;
-  const bytes = Buffer.concat(parts);
+  const bytes = parts.length === 1 ? parts[0]! : await joinInTurns(parts);
   const variants = new Map<AnswerEncoding, Promise<Buffer | null>>();
   const encoded = (encoding: AnswerEncoding): Promise<Buffer | null> => {
     if (bytes.byteLength < COMPRESS_FROM) return Promise.resolve(null);

@@ -63,11 +63,12 @@ export class FileParser {
 
   /**
    * An annotation import (CSV or a JSON list) read and checked on the thread, refused past `max`
-   * annotations. Bytes that own their whole buffer (a body read whole) are handed to the thread,
-   * not copied: a 16 MiB copy held the event loop; the caller must not use them after.
+   * annotations. Bytes in shared memory cross as they are; bytes that own their whole buffer
+   * (a body read whole) are handed to the thread, not copied: a 16 MiB copy held the event
+   * loop; the caller must not use them after.
    */
   async parseAnnotations(kind: 'csv' | 'json', text: string | Uint8Array, max: number): Promise<ReadImport> {
-    const own = typeof text !== 'string' && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength;
+    const own = typeof text !== 'string' && text.buffer instanceof ArrayBuffer && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength;
     const options = own ? { transferList: [text.buffer as ArrayBuffer] } : {};
     return draftsOf(await runTask(this.#pool, { op: 'parseImport', kind, text, max }, options));
   }

@@ -74,8 +74,11 @@ export async function measureBuild(host: RunningHost, base: string, ids: number[
   clearInterval(sampler);
   const level0 = sidecars.reduce((n, s) => n + s.level_triangles[0]!, 0);
   const all = sidecars.reduce((n, s) => n + s.level_triangles.reduce((a, b) => a + b, 0), 0);
+  const coarsest = sidecars.map((s) => s.level_triangles.at(-1)!).sort((a, b) => a - b);
   const lines = [
     `${ids.length} segments: level 0 ${fmt(level0 / 1e6)} M triangles, all levels ${fmt(all / 1e6)} M`,
+    `coarsest level of each segment: min ${coarsest[0]}, median ${coarsest[coarsest.length >> 1]}, max ${coarsest.at(-1)} triangles ` +
+      `(target: about 2,048, at least 512 where the surface has more)`,
     `build: ${fmt(seconds, 1)} s, ${fmt(level0 / seconds / 1e3, 0)} k level-0 triangles/s; the host's CPU ${fmt(cpu, 1)} s ` +
       `(${fmt(level0 / cpu / 1e3, 0)} k level-0 triangles per CPU second), its main thread's ${fmt(main, 1)} s`,
     `/healthz during the build: p50 ${fmt(percentile(healthz, 50), 0)} ms, max ${fmt(healthz.reduce((a, b) => Math.max(a, b), 0), 0)} ms (target ≤ 250; ` +

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Annotation, AnnotationEvent, AnnotationInput } from '../../core/wire/scene-types.ts';
-import { DEFAULT_MAX_ANNOTATIONS, EVENT_BATCH_LIMIT, type AnnotationStore } from '../../core/annotations/annotation-store.ts';
+import { DEFAULT_MAX_ANNOTATIONS, EVENT_BATCH_LIMIT, EVENT_BATCH_POINTS, type AnnotationStore } from '../../core/annotations/annotation-store.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import type { EventHub } from '../../core/events/event-hub.ts';
 import { HostError } from '../../core/errors.ts';
@@ -178,6 +178,32 @@ export function annotationStoreCases(label: string, harness: () => AnnotationHar
         await waitFor(() => (seen.events.length >= 5 ? true : undefined), 'the batch event');
         expect(seen.events.slice(4).map((e) => [e.op, e.annotation.id, e.version])).toEqual([['add', batch.annotations.at(-1)!.id, batch.version]]);
         expect(batch.version).toBe(4 + EVENT_BATCH_LIMIT + 1);
+      } finally {
+        seen.stop();
+      }
+    });
+
+    it('sends only the last event of a few marks that hold too many points to send each', async () => {
+      const h = harness();
+      const store = h.store(DEFAULT_MAX_ANNOTATIONS);
+      const r = room('ann');
+      const seen = collect(h.hub, r);
+      const vertex = (i: number): [number, number, number] => [i, i % 7, 0];
+      const polyline = (n: number): AnnotationInput => ({ kind: 'polyline', points: Array.from({ length: n }, (_, i) => vertex(i)) });
+      try {
+        // Three polylines just past the bound together: one event, the last, at the batch's version.
+        const third = Math.floor(EVENT_BATCH_POINTS / 3) + 1;
+        const heavy = await store.add(r, [polyline(third), polyline(third), polyline(third)]);
+        await waitFor(() => (seen.events.length >= 1 ? true : undefined), 'the heavy batch event');
+        // Two within it: each sent.
+        const light = await store.add(r, [polyline(10), polyline(10)]);
+        await waitFor(() => (seen.events.length >= 3 ? true : undefined), 'the light batch events');
+        expect(seen.events.map((e) => [e.op, e.annotation.id, e.version])).toEqual([
+          ['add', heavy.annotations[2]!.id, 3],
+          ['add', light.annotations[0]!.id, 4],
+          ['add', light.annotations[1]!.id, 5],
+        ]);
+        expect(seen.events[0]!.annotation.points).toHaveLength(third);
       } finally {
         seen.stop();
       }
