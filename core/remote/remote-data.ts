@@ -8,6 +8,7 @@
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { LayeredRemoteCache } from './layered-remote-cache.ts';
 import { MemoryRemoteCache } from './memory-remote-cache.ts';
 import { openRemoteImage, type RemoteImage } from './remote-image.ts';
 import { RemoteList } from './remote-list.ts';
@@ -23,8 +24,13 @@ export interface RemoteDataOptions {
   maxRemoteBytes: number;
   /** The S3 endpoint of `s3://` remotes, as the blob store's. */
   s3Endpoint: string | null;
-  /** Where remote bytes are kept; default: memory, a budget of `maxRemoteBytes`. */
-  cache?: RemoteCache;
+  /**
+   * Where remote bytes are kept beyond this process (the blob plane: the data folder, a
+   * service's blob store), behind its memory (a budget of `maxRemoteBytes`); none by default.
+   */
+  shared?: RemoteCache | null;
+  /** Says why a shared home of remote bytes failed (a read then asks the remote again). */
+  warn?: (message: string, error: unknown) => void;
   /** The host's result budget: the levels read are held in it as any result is (so their ids answer), and dropped by it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'release'>;
   /** Where a level's chunks are decoded: a worker thread, off the event loop. */
@@ -77,7 +83,8 @@ export class RemoteData {
     this.maxRemoteBytes = options.maxRemoteBytes;
     this.#budget = options.budget;
     this.#run = options.run;
-    const cache = options.cache ?? new MemoryRemoteCache(options.maxRemoteBytes);
+    const near = new MemoryRemoteCache(options.maxRemoteBytes);
+    const cache = options.shared ? new LayeredRemoteCache(near, options.shared, options.warn) : near;
     const reads = { timeoutMs: options.remoteTimeoutSeconds * 1000, maxAnswerBytes: options.maxRemoteBytes, s3Endpoint: options.s3Endpoint };
     this.reads = new RemoteReads(reads, cache);
   }
