@@ -128,10 +128,15 @@ export class RemoteData {
     }
   }
 
-  /** The level a reader gets: within `max_dim` when it asks for one, else the finest within the byte budget. */
+  /**
+   * The level a reader gets: the finest within the byte budget, and within `max_dim` too when it
+   * asks for one. Never a level over the budget: what is read of a remote (a volume, the surfaces
+   * and meshes of labels) is held in memory whole.
+   */
   levelFor(specimen: RemoteSpecimen, maxDim?: number): number {
     const { image, input } = specimen;
-    return maxDim !== undefined ? levelForMaxDim(image, input.level, maxDim) : levelWithin(image, input.level, input, this.maxRemoteBytes);
+    const within = levelWithin(image, input.level, input, this.maxRemoteBytes);
+    return maxDim !== undefined ? Math.max(within, levelForMaxDim(image, input.level, maxDim)) : within;
   }
 
   /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */
