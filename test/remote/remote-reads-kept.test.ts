@@ -50,7 +50,7 @@ describe('remote reads kept in the blob plane', () => {
     const warm = await readThrough(again);
     expect(Array.from(warm.values)).toEqual(Array.from(data));
     expect(warm.chunkReads).toBe(0);
-  }, 60_000);
+  }, 150_000);
 
   it('are read by a second host of a Redis service sharing the blob store, without asking the remote', async () => {
     const redis = await startRedis();
@@ -61,5 +61,5 @@ describe('remote reads kept in the blob plane', () => {
     const shared = await readThrough(b);
     expect(Array.from(shared.values)).toEqual(Array.from(data));
     expect(shared.chunkReads).toBe(0);
-  }, 60_000);
+  }, 150_000);
 });
