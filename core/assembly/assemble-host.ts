@@ -50,6 +50,9 @@ import { ConversationRecord } from '../history/conversation-record.ts';
 import { hasMeshLevels } from '../meshes/has-levels.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { RemoteData } from '../remote/remote-data.ts';
+import type { RemoteCache } from '../remote/remote-cache.ts';
+import { BlobRemoteCache } from '../remote/blob-remote-cache.ts';
+import { DiskRemoteCache } from '../remote/disk-remote-cache.ts';
 
 /** A host's services, put together; its home's people, client ids and agent relay, and its Redis service or data folder (null without). */
 export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | 'agentRelay'>, Pick<ResultStack, 'scale' | 'data'> {
@@ -68,6 +71,15 @@ export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | '
   conversations: ConversationRecord;
   /** Stops everything, last what the rest uses (the pools). */
   close(): Promise<void>;
+}
+
+/** Where remote reads outlive this process: a service's blob store, else a lone host's data folder; else nowhere. */
+function keptRemoteReads(stack: ResultStack, options: ResolvedHostOptions): RemoteCache | null {
+  if (stack.scale) {
+    const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
+    return new BlobRemoteCache(stack.scale.connections.command, stack.scale.blobs, keepMs);
+  }
+  return stack.kept ? new DiskRemoteCache(stack.kept) : null;
 }
 
 /** Where level sets outlive this process: a service's blob store, else a lone host's data folder; else nowhere. */
@@ -143,7 +155,13 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
-    remotes: new RemoteData({ ...options, budget: stack.budget, run: remoteVolumeRunner(compute.pools.encode) }),
+    remotes: new RemoteData({
+      ...options,
+      budget: stack.budget,
+      run: remoteVolumeRunner(compute.pools.encode),
+      shared: keptRemoteReads(stack, options),
+      warn: (message, err) => log.warn({ err }, message),
+    }),
     published: workspace.published,
     history: workspace.history,
     presence: workspace.presence,

@@ -92,6 +92,8 @@ export const KEYS = {
   sharedBundle: (bundleId: string) => `${P}bundle:${bundleId}`,
   /** STRING: the blob ref (JSON) of a kept level set, by its name (meshes/kept-level-sets.ts); the service's results' longest life. */
   meshLevels: (name: string) => `${P}meshlevels:${name}`,
+  /** STRING: the blob ref (JSON) of bytes read from a remote, by their cache key (remote/blob-remote-cache.ts); the service's results' longest life. */
+  remoteRead: (key: string) => `${P}remoteread:${key}`,
   /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
   ticket: (id: string) => `${P}ticket:${id}`,
   /** STRING: a room's last agent socket client id given (INCR; ids are never given twice); kept for good. */

@@ -41,6 +41,35 @@ function sliceOf(bytes: Uint8Array, range: ByteRange): Uint8Array {
   return bytes.subarray(range.offset, range.offset + range.length);
 }
 
+/**
+ * An answer's body gathered into shared memory as its pieces arrive: each piece copied once,
+ * into a buffer of the declared length (grown, when the length was not declared or was
+ * exceeded). Shared, the bytes go to a decoding thread without another copy, and the cache
+ * keeps the same bytes.
+ */
+class SharedBody {
+  #buffer: Uint8Array;
+  size = 0;
+
+  constructor(declared: number) {
+    this.#buffer = new Uint8Array(new SharedArrayBuffer(declared));
+  }
+
+  add(part: Uint8Array): void {
+    if (this.size + part.length > this.#buffer.length) {
+      const grown = new Uint8Array(new SharedArrayBuffer(Math.max(this.size + part.length, this.#buffer.length * 2)));
+      grown.set(this.#buffer.subarray(0, this.size));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(part, this.size);
+    this.size += part.length;
+  }
+
+  bytes(): Uint8Array {
+    return this.size === this.#buffer.length ? this.#buffer : this.#buffer.subarray(0, this.size);
+  }
+}
+
 interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -67,15 +96,13 @@ function get(remote: Remote, url: string, range: ByteRange | undefined, signal: 
         response.destroy();
         return reject(new RemoteFault('failed', `its answer of ${declared} bytes is over the ${maxBytes}-byte limit`));
       }
-      const parts: Buffer[] = [];
-      let size = 0;
+      const body = new SharedBody(Number.isFinite(declared) ? declared : 0);
       response.on('data', (part: Buffer) => {
-        size += part.length;
-        if (size > maxBytes) response.destroy(new RemoteFault('failed', `its answer is over the ${maxBytes}-byte limit`));
-        else parts.push(part);
+        if (body.size + part.length > maxBytes) response.destroy(new RemoteFault('failed', `its answer is over the ${maxBytes}-byte limit`));
+        else body.add(part);
       });
       response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: new Uint8Array(Buffer.concat(parts)) }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: body.bytes() }));
     });
     request.on('error', reject);
   });

@@ -17,7 +17,8 @@ class PortStore implements AsyncReadable {
       if (!waiting) return;
       this.#waiting.delete(answer.id);
       if (answer.error !== undefined) waiting.reject(new Error(answer.error));
-      else waiting.resolve(answer.bytes);
+      // Shared bytes are the host's cache's own: zarrita's codecs get a copy they may change.
+      else waiting.resolve(answer.bytes?.buffer instanceof SharedArrayBuffer ? answer.bytes.slice() : answer.bytes);
     });
   }
 

@@ -72,9 +72,12 @@ function serveStore(port: MessagePort, store: RemoteZarrStore, signal: AbortSign
     const reading = ask.range ? store.getRange(key, ask.range, { signal }) : store.get(key, { signal });
     reading.then(
       (bytes) => {
-        // A copy of its own, moved: the store's bytes may be a view of a larger buffer it keeps.
-        const own = bytes?.slice();
-        port.postMessage({ id: ask.id, bytes: own } satisfies StoreAnswer, own ? [own.buffer as ArrayBuffer] : []);
+        // Bytes in shared memory (as a remote's answers are read) go as they are: the thread
+        // copies them itself, off this thread. Others, a copy of their own, moved: the
+        // store's bytes may be a view of a larger buffer it keeps.
+        if (!bytes || bytes.buffer instanceof SharedArrayBuffer) return port.postMessage({ id: ask.id, bytes } satisfies StoreAnswer);
+        const own = bytes.slice();
+        port.postMessage({ id: ask.id, bytes: own } satisfies StoreAnswer, [own.buffer]);
       },
       (error: unknown) => {
         failure ??= error;

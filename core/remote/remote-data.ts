@@ -8,6 +8,7 @@
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { LayeredRemoteCache } from './layered-remote-cache.ts';
 import { MemoryRemoteCache } from './memory-remote-cache.ts';
 import { openRemoteImage, type RemoteImage } from './remote-image.ts';
 import { RemoteList } from './remote-list.ts';
@@ -23,8 +24,13 @@ export interface RemoteDataOptions {
   maxRemoteBytes: number;
   /** The S3 endpoint of `s3://` remotes, as the blob store's. */
   s3Endpoint: string | null;
-  /** Where remote bytes are kept; default: memory, a budget of `maxRemoteBytes`. */
-  cache?: RemoteCache;
+  /**
+   * Where remote bytes are kept beyond this process (the blob plane: the data folder, a
+   * service's blob store), behind its memory (a budget of `maxRemoteBytes`); none by default.
+   */
+  shared?: RemoteCache | null;
+  /** Says why a shared home of remote bytes failed (a read then asks the remote again). */
+  warn?: (message: string, error: unknown) => void;
   /** The host's result budget: the levels read are held in it as any result is (so their ids answer), and dropped by it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'release'>;
   /** Where a level's chunks are decoded: a worker thread, off the event loop. */
@@ -77,7 +83,8 @@ export class RemoteData {
     this.maxRemoteBytes = options.maxRemoteBytes;
     this.#budget = options.budget;
     this.#run = options.run;
-    const cache = options.cache ?? new MemoryRemoteCache(options.maxRemoteBytes);
+    const near = new MemoryRemoteCache(options.maxRemoteBytes);
+    const cache = options.shared ? new LayeredRemoteCache(near, options.shared, options.warn) : near;
     const reads = { timeoutMs: options.remoteTimeoutSeconds * 1000, maxAnswerBytes: options.maxRemoteBytes, s3Endpoint: options.s3Endpoint };
     this.reads = new RemoteReads(reads, cache);
   }
@@ -121,10 +128,15 @@ export class RemoteData {
     }
   }
 
-  /** The level a reader gets: within `max_dim` when it asks for one, else the finest within the byte budget. */
+  /**
+   * The level a reader gets: the finest within the byte budget, and within `max_dim` too when it
+   * asks for one. Never a level over the budget: what is read of a remote (a volume, the surfaces
+   * and meshes of labels) is held in memory whole.
+   */
   levelFor(specimen: RemoteSpecimen, maxDim?: number): number {
     const { image, input } = specimen;
-    return maxDim !== undefined ? levelForMaxDim(image, input.level, maxDim) : levelWithin(image, input.level, input, this.maxRemoteBytes);
+    const within = levelWithin(image, input.level, input, this.maxRemoteBytes);
+    return maxDim !== undefined ? Math.max(within, levelForMaxDim(image, input.level, maxDim)) : within;
   }
 
   /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */
