@@ -57,7 +57,13 @@ function duBytes(dir: string): number {
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
-  const lines: string[] = [`load average at start: ${load()}`];
+  const lines: string[] = [];
+  // Each figure also goes to standard error as it is found: a full run takes many minutes.
+  const say = (line: string) => {
+    lines.push(line);
+    process.stderr.write(`editing: ${line}\n`);
+  };
+  say(`load average at start: ${load()}`);
   const root = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-editing-'));
   const [plugins, specimens] = [path.join(root, 'plugins'), path.join(root, 'specimens')];
   mkdirSync(plugins);
@@ -65,10 +71,12 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const seg = makeSegmentation(SIZE);
   writeSpecimen(specimens, 'seg', seg);
   const madeMs = fmt(performance.now() - started, 0);
-  lines.push(`${SIZE}³ uint32 segmentation of ${seg.top} segments (segment ${BIG_SEGMENT}: ${seg.counts[BIG_SEGMENT]} voxels), made in ${madeMs} ms`);
+  say(`${SIZE}³ uint32 segmentation of ${seg.top} segments (segment ${BIG_SEGMENT}: ${seg.counts[BIG_SEGMENT]} voxels), made in ${madeMs} ms`);
 
   const cache = String(3 * 2 ** 30);
-  const host = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn', '--cache-max-bytes', cache]);
+  // EDITING_PROF=<folder>: the host writes a CPU profile of each thread there when it stops.
+  const prof = process.env.EDITING_PROF ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', process.env.EDITING_PROF] } : {};
+  const host = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn', '--cache-max-bytes', cache], prof);
   const followers: Awaited<ReturnType<typeof follow>>[] = [];
   try {
     const room = `${host.url}/api/rooms/${ROOM}`;
@@ -78,7 +86,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     if (made.status !== 201) throw new Error(`layer not made: ${made.status} ${await made.text()}`);
     started = performance.now();
     const base = await labelsOf(room, 0);
-    lines.push(`layer loaded and version 0 read in ${fmt(performance.now() - started, 0)} ms (result ${base.resultId.slice(0, 12)})`);
+    say(`layer loaded and version 0 read in ${fmt(performance.now() - started, 0)} ms (result ${base.resultId.slice(0, 12)})`);
     for (let k = 0; k < FOLLOWERS; k++) followers.push(await follow(`${room}/events`));
     const grownFrom = duBytes(host.dataDir);
 
@@ -95,7 +103,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     // 1. The large segment split alone.
     const big = await edit(bigSplit(seg));
     if (big.status !== 201) throw new Error(`the large split was refused: ${big.status} ${big.detail}`);
-    lines.push(`split of segment ${BIG_SEGMENT} (${seg.counts[BIG_SEGMENT]} voxels) answered in ${fmt(big.ms, 0)} ms (bound 1000 ms)`);
+    say(`split of segment ${BIG_SEGMENT} (${seg.counts[BIG_SEGMENT]} voxels) answered in ${fmt(big.ms, 0)} ms (bound 1000 ms)`);
 
     // 2 and 3. The editors together, with the mesh sample.
     const samples: Promise<number | string>[] = [];
@@ -118,12 +126,12 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const kept = all.filter((m) => m.status === 201);
     const refused = all.filter((m) => m.status !== 201);
     const answers = kept.map((m) => m.ms);
-    lines.push(
+    say(
       `${all.length} edits by ${EDITORS} editors in ${fmt(editing / 1000, 1)} s (${fmt((all.length * 1000) / editing, 1)}/s), ${refused.length} refused` +
         (refused.length ? ` (first: ${refused[0]!.status} ${refused[0]!.detail})` : ''),
     );
     const [p50, p99] = [fmt(percentile(answers, 50), 1), fmt(percentile(answers, 99), 1)];
-    lines.push(`edit answered: p50 ${p50} ms, p99 ${p99} ms (bound p99 100 ms), max ${fmt(Math.max(...answers), 1)} ms`);
+    say(`edit answered: p50 ${p50} ms, p99 ${p99} ms (bound p99 100 ms), max ${fmt(Math.max(...answers), 1)} ms`);
 
     const seqs = [big, ...kept].map((m) => m.seq!);
     await allArrived(followers, seqs, 30_000);
@@ -135,7 +143,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const got = times.filter((t): t is number => t !== undefined);
       if (got.length) toLast.push(Math.max(...got) - m.sent);
     }
-    lines.push(
+    say(
       `edit to every follower's labels event (${FOLLOWERS} followers): p50 ${fmt(percentile(toLast, 50), 1)} ms, p99 ${fmt(percentile(toLast, 99), 1)} ms ` +
         `(bound p99 250 ms); ${missing} events missing`,
     );
@@ -143,7 +151,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const sampled = await Promise.all(samples);
     const readyMs = sampled.filter((s): s is number => typeof s === 'number');
     const failed = sampled.filter((s) => typeof s === 'string');
-    lines.push(
+    say(
       `changed segment's coarsest mesh level after its edit (${sampled.length} sampled edits): p50 ${fmt(percentile(readyMs, 50), 0)} ms, ` +
         `max ${fmt(Math.max(...readyMs), 0)} ms (bound 1000 ms)` + (failed.length ? `; ${failed.length} failed (${failed[0]})` : ''),
     );
@@ -156,7 +164,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const chunkBytes = chunks * CHUNK ** 3 * 4;
     const mib = (n: number) => `${fmt(n / 2 ** 20, 1)} MiB`;
     const ratio = fmt(grown / chunkBytes, 3);
-    lines.push(`data folder grown by ${mib(grown)}; changed chunks ${chunks} (${mib(chunkBytes)}), bound ${mib(2 * chunkBytes)} (ratio ${ratio})`);
+    say(`data folder grown by ${mib(grown)}; changed chunks ${chunks} (${mib(chunkBytes)}), bound ${mib(2 * chunkBytes)} (ratio ${ratio})`);
 
     // 5. Every edit undone, newest first.
     started = performance.now();
@@ -165,14 +173,14 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const back = await labelsOf(room);
     const same = back.hash === base.hash ? 'the same' : 'DIFFERENT';
     const hashes = `the layer's bytes hash ${back.hash.slice(0, 16)}, version 0's ${base.hash.slice(0, 16)}: ${same}`;
-    lines.push(`${undone} edits undone (newest first, ${UNDO_WINDOW} at a time) in ${fmt(undoMs / 1000, 1)} s; ${hashes}`);
-    if (back.hash !== base.hash) lines.push(`  what differs: ${differences(base.volume, back.volume).join('; ') || 'nothing decoded'}`);
-    lines.push(`result ids: version ${back.version} ${back.resultId.slice(0, 12)}, version 0 ${base.resultId.slice(0, 12)}`);
+    say(`${undone} edits undone (newest first, ${UNDO_WINDOW} at a time) in ${fmt(undoMs / 1000, 1)} s; ${hashes}`);
+    if (back.hash !== base.hash) say(`  what differs: ${differences(base.volume, back.volume).join('; ') || 'nothing decoded'}`);
+    say(`result ids: version ${back.version} ${back.resultId.slice(0, 12)}, version 0 ${base.resultId.slice(0, 12)}`);
   } finally {
     for (const f of followers) f.close();
     await host.stop();
   }
-  lines.push(`load average at end: ${load()}`);
+  say(`load average at end: ${load()}`);
   return { name: `editing a ${SIZE}³ segmentation together (${EDITORS} editors, ${FOLLOWERS} followers)`, lines };
 }
 
