@@ -16,7 +16,7 @@ import type { SplitEdit } from '../wire/edit-types.ts';
 import { invalid } from './check-edit.ts';
 import { DTYPE_MAX, type LabelVolume } from './label-volume.ts';
 import type { OpOutcome } from './merge-op.ts';
-import { ChangeList } from './voxel-changes.ts';
+import { ChangeList, type EditChanges } from './voxel-changes.ts';
 
 /** The largest box (in voxels) flooded on flat arrays: 32 MiB of each. */
 export const DENSE_VOXELS = 2 ** 25;
@@ -55,15 +55,14 @@ export function splitOp(volume: LabelVolume, edit: SplitEdit, denseVoxels = DENS
   );
   const box = boxOf(volume, a);
   const voxels = (box[3] - box[0]) * (box[4] - box[1]) * (box[5] - box[2]);
-  const list = voxels <= denseVoxels ? denseFlood(volume, a, seeds, box, fresh) : sparseFlood(volume, a, seeds, fresh);
+  const changes = voxels <= denseVoxels ? denseFlood(volume, a, seeds, box, fresh) : sparseFlood(volume, a, seeds, fresh).done(volume.shape);
   const made = new Set<number>();
-  const changes = list.done(volume.shape);
-  for (const id of changes.after) made.add(id);
+  for (let k = 0, last = -1; k < changes.after.length; k++) if (changes.after[k] !== last) made.add((last = changes.after[k]!));
   return { changes, segments: { changed: [a], new: fresh.filter((id) => made.has(id)) } };
 }
 
-/** The flood on flat arrays of the box: `group + 1` per claimed voxel; the changes come out in index order. */
-function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: readonly number[], fresh: number[]): ChangeList {
+/** The flood on flat arrays of the box; the changes come out in index order. */
+function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: readonly number[], fresh: number[]): EditChanges {
   const [, ny, nx] = volume.shape;
   const [z0, y0, x0, z1, y1, x1] = box as [number, number, number, number, number, number];
   const [bz, by, bx] = [z1 - z0, y1 - y0, x1 - x0];
@@ -96,17 +95,18 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
   );
   // One queue read front to back: rings follow one another in it, each in the order it was found.
   const plane = by * bx;
+  let mark = 0;
+  const claim = (j: number) => {
+    if (state[j] !== 1) return;
+    state[j] = mark;
+    push(j);
+  };
   for (let head = 0; head < length; head++) {
     const k = queue[head]!;
-    const mark = state[k]!;
+    mark = state[k]!;
     const x = k % bx;
     const y = Math.floor(k / bx) % by;
     const z = Math.floor(k / plane);
-    const claim = (j: number) => {
-      if (state[j] !== 1) return;
-      state[j] = mark;
-      push(j);
-    };
     if (z > 0) claim(k - plane);
     if (z < bz - 1) claim(k + plane);
     if (y > 0) claim(k - bx);
@@ -114,14 +114,30 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
     if (x > 0) claim(k - 1);
     if (x < bx - 1) claim(k + 1);
   }
-  const list = new ChangeList();
-  for (let z = 0, k = 0; z < bz; z++)
+  // The changes, in index order, straight into their arrays (half a million of them for a large segment).
+  let n = 0;
+  for (let k = 0; k < state.length; k++) if (state[k]! > 2) n++;
+  const index = new Float64Array(n);
+  const after = new Uint32Array(n);
+  // The changes' box, in the box's own coordinates, found as they are read out.
+  let [fz, fy, fx, tz, ty, tx] = [bz, by, bx, 0, 0, 0];
+  for (let z = 0, k = 0, at = 0; z < bz; z++)
     for (let y = 0; y < by; y++)
       for (let x = 0, i = ((z + z0) * ny + y + y0) * nx + x0; x < bx; x++, k++, i++) {
-        const mark = state[k]!;
-        if (mark > 2) list.add(i, a, fresh[mark - 3]!);
+        const m = state[k]!;
+        if (m <= 2) continue;
+        index[at] = i;
+        after[at++] = fresh[m - 3]!;
+        if (z < fz) fz = z;
+        if (y < fy) fy = y;
+        if (x < fx) fx = x;
+        if (z >= tz) tz = z + 1;
+        if (y >= ty) ty = y + 1;
+        if (x >= tx) tx = x + 1;
       }
-  return list;
+  const from: [number, number, number] = [fz + z0, fy + y0, fx + x0];
+  const changed = n === 0 ? null : { from, to: [tz + z0, ty + y0, tx + x0] as [number, number, number] };
+  return { index, before: new Uint32Array(n).fill(a), after, tables: [], box: changed };
 }
 
 /** The flood with a map of claimed voxels, for a segment whose box is too large for flat arrays. */
