@@ -92,7 +92,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
 
     const edit = async (body: unknown): Promise<Made> => {
       const sent = performance.now();
-      const answer = await fetch(`${room}/layers/seg/edits`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+      // A host that stalls past its request timeout closes the connection: counted as refused, not a crash.
+      const request = { method: 'POST', headers: json, body: JSON.stringify(body) };
+      const answer = await fetch(`${room}/layers/seg/edits`, request).catch((error: unknown) => error as Error);
+      if (answer instanceof Error) return { status: 0, ms: performance.now() - sent, sent, detail: `${answer.message} (${String(answer.cause)})` };
       const text = await answer.text();
       const ms = performance.now() - sent;
       if (answer.status !== 201) return { status: answer.status, ms, sent, detail: text.slice(0, 200) };
@@ -202,6 +205,10 @@ async function labelsOf(room: string, version?: number): Promise<{ volume: Decod
  * the body dropped), then the changed segment's coarsest fragments; ms from the edit sent, or why not.
  */
 async function meshReady(hostUrl: string, room: string, done: Made, plan: PlannedEdit): Promise<number | string> {
+  return coarsestRead(hostUrl, room, done, plan).catch((error: unknown) => String(error));
+}
+
+async function coarsestRead(hostUrl: string, room: string, done: Made, plan: PlannedEdit): Promise<number | string> {
   const version = await fetch(`${room}/layers/seg/labels?version=${done.version}`);
   const id = version.headers.get('x-result-id');
   await version.body?.cancel();
