@@ -136,14 +136,20 @@ export class LabelVolume {
     return [...(this.#segments.get(id)?.chunks ?? [])];
   }
 
-  /** Visits every voxel of the chunks `keys` as (flat index, value). */
+  /** Visits every voxel of the chunks `keys` as (flat index, value), each chunk read from where it is held (the base or its own copy). */
   forEachIn(keys: Iterable<number>, visit: (i: number, value: number) => void): void {
     const [, ny, nx] = this.shape;
+    const c = this.chunk;
     for (const key of keys) {
       const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
+      const own = this.#own.get(key);
       for (let z = z0; z < z1; z++)
-        for (let y = y0; y < y1; y++)
-          for (let x = x0, i = (z * ny + y) * nx + x0; x < x1; x++, i++) visit(i, this.get(i));
+        for (let y = y0; y < y1; y++) {
+          const row = (z * ny + y) * nx;
+          // Where the row's first voxel is in what holds it: the chunk's own copy, else the base.
+          const [from, held] = own ? [((z - z0) * c + (y - y0)) * c, own] : [row + x0, this.#base];
+          for (let x = 0; x < x1 - x0; x++) visit(row + x0 + x, held[from + x]!);
+        }
     }
   }
 

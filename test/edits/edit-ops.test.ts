@@ -9,6 +9,7 @@ import type { ClientEdit, EditRecord, LabelEdit, Voxel } from '../../core/wire/e
 import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
+import { splitOp } from '../../core/edits/split-op.ts';
 import { isHostError } from '../../core/errors.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
@@ -112,6 +113,19 @@ describe('edit ops', () => {
       expect(Array.from(layer.volume.toArray())).toEqual(Array.from(expected));
       expect(record.segments.changed).toEqual([a]);
       expect(record.segments.new).toEqual([...new Set(Array.from(expected).filter((v) => v >= 8))].sort((p, q) => p - q));
+    }
+  });
+
+  it('splits the same with a map of claimed voxels, as a segment whose box is too large for flat arrays', () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const data = blobs(seed);
+      const rand = seededRandom(seed * 17);
+      const own = voxelsOf(data, 7);
+      const seeds: Voxel[][] = Array.from({ length: 2 + (seed % 2) }, () => [own[Math.floor(rand() * own.length)]!]);
+      const { changes } = splitOp(new LabelVolume(data.slice(), SHAPE, 'uint32', 4), { op: 'split', segment: 7, seeds }, 0);
+      const out = data.slice();
+      changes.index.forEach((i, k) => (out[i] = changes.after[k]!));
+      expect(Array.from(out)).toEqual(Array.from(expectedSplit(data, 7, seeds, 8)));
     }
   });
 

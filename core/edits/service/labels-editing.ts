@@ -23,7 +23,7 @@ import { checkEdit } from '../check-edit.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
 import { LayerEdits } from '../layer-edits.ts';
-import { tableJson, tablesOf } from '../label-tables.ts';
+import { tableFields, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 
@@ -201,9 +201,7 @@ export class LabelsEditing {
     const key = JSON.stringify([roomId, layerId, at]);
     const held = this.#versions.get(key);
     if (held && this.#deps.budget.holds(held)) return held;
-    const tables = edits.tablesAt(at);
-    const [label_names, label_colors] = [tableJson(tables.label_names), tableJson(tables.label_colors)];
-    const result = { ...base, data: edits.voxelsAt(at), label_names, label_colors } as StoredVolume;
+    const result = { ...base, data: edits.voxelsAt(at), ...tableFields(edits.tablesAt(at), base) } as StoredVolume;
     this.#versions.set(key, result);
     this.#tellDerived(roomId, layerId, base, edits, at, result);
     this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
