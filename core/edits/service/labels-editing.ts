@@ -7,7 +7,9 @@
  * keep it (with its log entry and event, at the version it was planned on; when another host
  * came first, read its edits and plan again) and only then apply it. Any version's labels are
  * the layer now with every later edit written back, answered as a volume result of its own:
- * made once per version and held in the host's result budget for the room (so the routes that
+ * its voxels put together on a worker thread from the volume frozen in the layer's turn (edits go
+ * on meanwhile, and no answer or /healthz waits on a whole-volume copy), made once per version
+ * and held in the host's result budget for the room (so the routes that
  * find a result by its id, the OME-Zarr store, meshes and exports, find it, with the room's
  * access), and made again only once the budget let it go.
  */
@@ -25,6 +27,7 @@ import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/e
 import { LayerEdits } from '../layer-edits.ts';
 import { tableJson, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
+import type { VersionVoxelsRunner } from '../version-voxels.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
@@ -42,6 +45,8 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
+  /** Puts a version's voxels together off the event loop (the encode pool). */
+  assemble: VersionVoxelsRunner;
   /** Where the layer's current version is set as its result, once its id is known. */
   sceneStore: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;
@@ -82,6 +87,8 @@ export class LabelsEditing {
   #turns = new Map<string, Promise<unknown>>();
   /** Versions made and still held in the budget, by room, layer and version. */
   #versions = new Map<string, StoredVolume>();
+  /** Versions being made, by the same key: asked again meanwhile, the one making is awaited. */
+  #making = new Map<string, Promise<StoredVolume>>();
   #shown: ShownVersions;
 
   constructor(deps: EditingDeps) {
@@ -196,18 +203,31 @@ export class LabelsEditing {
     });
   }
 
-  /** Version `at` of the layer as a result: the one held since it was made, else made now and held for the room. */
-  #versionOf(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number): StoredVolume {
+  /**
+   * Version `at` of the layer as a result: the one held since it was made, else made now and held
+   * for the room. Called in the layer's turn, which it leaves at once: the volume is frozen here,
+   * and the version's voxels are put together on a thread while later edits go on.
+   */
+  #versionOf(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number): Promise<StoredVolume> {
     const key = JSON.stringify([roomId, layerId, at]);
     const held = this.#versions.get(key);
-    if (held && this.#deps.budget.holds(held)) return held;
+    if (held && this.#deps.budget.holds(held)) return Promise.resolve(held);
+    const making = this.#making.get(key);
+    if (making) return making;
     const tables = edits.tablesAt(at);
     const [label_names, label_colors] = [tableJson(tables.label_names), tableJson(tables.label_colors)];
-    const result = { ...base, data: edits.voxelsAt(at), label_names, label_colors } as StoredVolume;
-    this.#versions.set(key, result);
-    this.#tellDerived(roomId, layerId, base, edits, at, result);
-    this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
-    return result;
+    const made = this.#deps
+      .assemble(edits.versionTask(at))
+      .then((data) => {
+        const result = { ...base, data, label_names, label_colors } as StoredVolume;
+        this.#versions.set(key, result);
+        this.#tellDerived(roomId, layerId, base, edits, at, result);
+        this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
+        return result;
+      })
+      .finally(() => this.#making.delete(key));
+    this.#making.set(key, made);
+    return made;
   }
 
   /**
@@ -260,15 +280,16 @@ export class LabelsEditing {
   }
 
   /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */
-  labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
-    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+  async labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
+    const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
       const { base, edits } = await this.#load(roomId, layerId);
       const at = version ?? edits.version;
       if (!Number.isInteger(at) || at < 0 || at > edits.version)
         throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
       const records = Array.from({ length: at }, (_, k) => edits.recordAt(k + 1)!);
-      if (at === 0) return { result: base, version: 0, records };
-      return { result: this.#versionOf(roomId, layerId, base, edits, at), version: at, records };
+      // The version is made outside the turn: the next edit need not wait for it.
+      return { made: at === 0 ? base : this.#versionOf(roomId, layerId, base, edits, at), version: at, records };
     });
+    return { result: await asked.made, version: asked.version, records: asked.records };
   }
 }
