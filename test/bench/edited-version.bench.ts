@@ -9,7 +9,8 @@
  *    `/healthz` answer while it was made;
  * 2. a burst of edits sent back to back: the slowest answer, the time to the last version named;
  * 3. the host's event-loop delay (its longest turn) over each part.
- * `BENCH_EDITED_SIZE` sets a smaller side for a quick look.
+ * `BENCH_EDITED_SIZE` sets a smaller side for a quick look; `BENCH_EDITED_SINGLE` and
+ * `BENCH_EDITED_BURST` how many edits each part makes (5 and 10).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,8 +22,8 @@ import { fmt } from './host-helpers.ts';
 import { LOOP_DELAY_PRELOAD, loopDelay } from './loop-delay.ts';
 
 const SIZE = Number(process.env.BENCH_EDITED_SIZE ?? 512);
-const SINGLE = 5;
-const BURST = 10;
+const SINGLE = Number(process.env.BENCH_EDITED_SINGLE ?? 5);
+const BURST = Number(process.env.BENCH_EDITED_BURST ?? 10);
 const ROOM = 'bench-version';
 const json = { 'content-type': 'application/json' };
 
