@@ -207,6 +207,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     carried: sessionSpecimens(sources),
     arraysInto: (roomId, layers) => arraysIntoRoom(sources, roomId, layers),
     editedVersion: (roomId, layerId) => editing.editedVersion(roomId, layerId),
+    replayEdits: (roomId, edits) => editing.replay(roomId, edits),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });

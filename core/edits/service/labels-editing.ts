@@ -24,6 +24,7 @@ import type { SceneLayer } from '../../wire/scene-types.ts';
 import { checkEdit } from '../check-edit.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
+import type { CarriedEdit } from '../../wire/snapshot-types.ts';
 import { LayerEdits } from '../layer-edits.ts';
 import { tableJson, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
@@ -90,6 +91,8 @@ export class LabelsEditing {
   /** Versions being made, by the same key: asked again meanwhile, the one making is awaited. */
   #making = new Map<string, Promise<StoredVolume>>();
   #shown: ShownVersions;
+  /** Layers whose carried edits are being made again: their versions are named once, at the end. */
+  #replaying = new Set<string>();
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
@@ -186,7 +189,7 @@ export class LabelsEditing {
         continue;
       }
       edits.apply(planned, record);
-      this.#shown.changed(roomId, layerId);
+      if (!this.#replaying.has(JSON.stringify([roomId, layerId]))) this.#shown.changed(roomId, layerId);
       return { seq: record.seq, version: record.version, by: record.by, segments, voxels, box };
     }
     throw createHostError('SPC_ERR_EDIT_STALE', String(edits.version), 'a newer one: other writers kept coming first');
@@ -243,16 +246,57 @@ export class LabelsEditing {
   }
 
   /**
-   * An edited layer's current version as a snapshot records it (its result, id and provenance);
-   * null for a layer with no edit kept (nor loaded here): what its source gives is what it shows.
+   * An edited layer's current version as a snapshot records it (its result, id and provenance),
+   * with its base result and its edits up to it, which the snapshot carries; null for a layer
+   * with no edit kept (nor loaded here): what its source gives is what it shows.
    */
-  async editedVersion(roomId: string, layerId: string): Promise<{ result: StoredResult; resultId: string; provenance?: LayerProvenance } | null> {
+  async editedVersion(
+    roomId: string,
+    layerId: string,
+  ): Promise<{ result: StoredResult; resultId: string; provenance?: LayerProvenance; base: StoredResult; edits: CarriedEdit[] } | null> {
     const loaded = this.#layers.has(JSON.stringify([roomId, layerId]));
     if (!loaded && (await this.#deps.store.after(roomId, layerId, 0)).length === 0) return null;
     const at = await this.labelsAt(roomId, layerId);
     if (at.version === 0) return null;
-    const [resultId, provenance] = await Promise.all([this.#deps.sources.resultIds.of(at.result), this.provenanceAt(roomId, layerId, at)]);
-    return { result: at.result, resultId, ...(provenance ? { provenance } : {}) };
+    const [resultId, provenance, base] = await Promise.all([
+      this.#deps.sources.resultIds.of(at.result),
+      this.provenanceAt(roomId, layerId, at),
+      this.labelsAt(roomId, layerId, 0),
+    ]);
+    const edits = at.records.map(({ layer, seq, ts, by, version, edit }) => ({ layer, seq, ts, by, version, edit }));
+    return { result: at.result, resultId, ...(provenance ? { provenance } : {}), base: base.result, edits };
+  }
+
+  /**
+   * A snapshot's carried edits made again in room `roomId`, in order, as its restorer's edits,
+   * for each layer that has no edit of its own there (a room restored into its own past keeps
+   * its list). An undo or redo names the edit it acts on by its new seq. A carried edit refused
+   * here (a file can say anything) ends that layer's replay, said in the log.
+   */
+  async replay(roomId: string, carried: readonly CarriedEdit[]): Promise<void> {
+    const byLayer = new Map<string, CarriedEdit[]>();
+    for (const edit of carried) byLayer.set(edit.layer, [...(byLayer.get(edit.layer) ?? []), edit]);
+    for (const [layerId, edits] of byLayer) {
+      if ((await this.#deps.store.after(roomId, layerId, 0)).length > 0) continue;
+      const seqs = new Map<number, number>();
+      // The restored scene names the carried version already: no step on the way is named.
+      const key = JSON.stringify([roomId, layerId]);
+      this.#replaying.add(key);
+      try {
+        for (const { seq, edit } of edits) {
+          const answer =
+            edit.op === 'undo' || edit.op === 'redo'
+              ? await this.reverse(roomId, layerId, edit.op, seqs.get(edit.seq) ?? -1)
+              : await this.edit(roomId, layerId, edit);
+          seqs.set(seq, answer.seq);
+        }
+      } catch (error) {
+        this.#deps.warn(`the edits a snapshot carries of layer '${layerId}' were made again in room '${roomId}' only in part`, error);
+      } finally {
+        this.#replaying.delete(key);
+        if (seqs.size > 0) this.#shown.changed(roomId, layerId);
+      }
+    }
   }
 
   /**
