@@ -30,7 +30,7 @@ import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { RELOAD_IMPORT_WAIT_MS } from '../python/python-runtime.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner, remoteVolumeRunner } from '../workers/task-pool.ts';
+import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner, remoteVolumeRunner, versionVoxelsRunner } from '../workers/task-pool.ts';
 import { MeshLods } from '../meshes/mesh-lods.ts';
 import type { KeptLevelSets } from '../meshes/kept-level-sets.ts';
 import { DiskKeptLevelSets } from '../meshes/disk-kept-level-sets.ts';
@@ -208,6 +208,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     sources: base,
     store: workspace.edits,
     budget: stack.budget,
+    assemble: versionVoxelsRunner(compute.pools.encode),
     sceneStore: workspace.sceneStore,
     warn: (message, err) => log.warn({ err }, message),
     versions: meshes,
@@ -224,6 +225,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     carried: sessionSpecimens(sources),
     arraysInto: (roomId, layers) => arraysIntoRoom(sources, roomId, layers),
     editedVersion: (roomId, layerId) => editing.editedVersion(roomId, layerId),
+    replayEdits: (roomId, edits) => editing.replay(roomId, edits),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });

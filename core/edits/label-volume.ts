@@ -6,6 +6,11 @@
  * level 0. Beside the voxels it keeps, per segment, how many voxels it holds and which chunks
  * it may lie in (a superset: a chunk it left stays listed), so a merge or a presence check
  * looks at a segment's chunks alone.
+ *
+ * The volume hands out frozen views of itself (`freeze`): the base and the changed chunks as
+ * they are, all in shared memory, which a worker thread assembles into a whole version while
+ * edits go on here. A chunk a view holds is never written again: the next edit into it writes a
+ * copy (copy on write), so a view stays the version it was taken at.
  */
 
 export type LabelDtype = 'uint8' | 'uint16' | 'uint32';
@@ -18,6 +23,21 @@ export const CHUNK = 64;
 export const DTYPE_MAX: Record<LabelDtype, number> = { uint8: 255, uint16: 65535, uint32: 4294967295 };
 
 const ARRAYS = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array } as const;
+
+/** A volume as it was when frozen: its base and its changed chunks, never written again. */
+export interface FrozenVolume {
+  base: LabelArray;
+  shape: readonly [number, number, number];
+  dtype: LabelDtype;
+  chunk: number;
+  chunks: Map<number, LabelArray>;
+}
+
+/** A typed array of `dtype` and `length` in shared memory, so it crosses to a worker thread by reference. */
+export function sharedLabels(dtype: LabelDtype, length: number): LabelArray {
+  const make = ARRAYS[dtype] as unknown as new (buffer: SharedArrayBuffer) => LabelArray;
+  return new make(new SharedArrayBuffer(length * ARRAYS[dtype].BYTES_PER_ELEMENT));
+}
 
 /** What the volume knows of one segment. */
 export interface SegmentPlace {
@@ -33,13 +53,18 @@ export class LabelVolume {
   readonly grid: readonly [number, number, number];
   #base: LabelArray;
   #own = new Map<number, LabelArray>();
+  /** Chunks a frozen view holds: copied before they are written again. */
+  #frozen = new Set<number>();
   #segments = new Map<number, SegmentPlace>();
   /** The largest id the volume has ever held. */
   maxEver = 0;
 
   constructor(base: LabelArray, shape: readonly [number, number, number], dtype: LabelDtype, chunk = CHUNK) {
     if (base.length !== shape[0] * shape[1] * shape[2]) throw new Error(`labels of ${base.length} voxels do not fill the shape ${shape.join('×')}`);
-    this.#base = base;
+    // Results live in shared memory; a base that does not is copied there once, so a frozen view
+    // crosses to a thread without copying the whole volume each time.
+    this.#base = base.buffer instanceof SharedArrayBuffer ? base : sharedLabels(dtype, base.length);
+    if (this.#base !== base) this.#base.set(base);
     this.shape = shape;
     this.dtype = dtype;
     this.chunk = chunk;
@@ -93,10 +118,15 @@ export class LabelVolume {
     const y = Math.floor(i / nx) % ny;
     const z = Math.floor(i / (nx * ny));
     const key = this.chunkOf(z, y, x);
-    const chunk = this.#own.get(key) ?? this.#copyOut(key);
     const at = this.#inChunk(z, y, x);
+    let chunk = this.#own.get(key) ?? this.#copyOut(key);
     const before = chunk[at]!;
     if (before === value) return;
+    if (this.#frozen.size > 0 && this.#frozen.delete(key)) {
+      const copy = sharedLabels(this.dtype, chunk.length);
+      copy.set(chunk);
+      this.#own.set(key, (chunk = copy));
+    }
     chunk[at] = value;
     this.#count(before, -1, key);
     this.#count(value, 1, key);
@@ -105,7 +135,7 @@ export class LabelVolume {
 
   #copyOut(key: number): LabelArray {
     const c = this.chunk;
-    const chunk = new ARRAYS[this.dtype](c * c * c);
+    const chunk = sharedLabels(this.dtype, c * c * c);
     const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
     const [, ny, nx] = this.shape;
     for (let z = z0; z < z1; z++)
@@ -153,21 +183,10 @@ export class LabelVolume {
     }
   }
 
-  /** The whole volume in C order, as the base's bytes with the changed chunks written in (in shared memory: a result's array). */
-  toArray(): LabelArray {
-    const out = new (ARRAYS[this.dtype] as unknown as new (buffer: SharedArrayBuffer) => LabelArray)(new SharedArrayBuffer(this.#base.byteLength));
-    out.set(this.#base);
-    const c = this.chunk;
-    const [, ny, nx] = this.shape;
-    for (const [key, chunk] of this.#own) {
-      const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
-      for (let z = z0; z < z1; z++)
-        for (let y = y0; y < y1; y++) {
-          const from = ((z - z0) * c + (y - y0)) * c;
-          out.set(chunk.subarray(from, from + (x1 - x0)), (z * ny + y) * nx + x0);
-        }
-    }
-    return out;
+  /** The volume as it is now, frozen: what a version is assembled from (version-voxels.ts). */
+  freeze(): FrozenVolume {
+    for (const key of this.#own.keys()) this.#frozen.add(key);
+    return { base: this.#base, shape: this.shape, dtype: this.dtype, chunk: this.chunk, chunks: new Map(this.#own) };
   }
 
   /** One pass over the base, by runs of one id per row: counts, chunks and the largest id. */

@@ -21,6 +21,7 @@ import { namesOp } from './names-op.ts';
 import { paintOp } from './paint-op.ts';
 import { splitOp } from './split-op.ts';
 import { overlaps, reversed, type EditChanges } from './voxel-changes.ts';
+import type { VersionVoxelsTask } from './version-voxels.ts';
 
 /** An edit applied: its record, what it changed, and (an original) the undo or redo that last undid it. */
 interface Applied {
@@ -146,14 +147,13 @@ export class LayerEdits {
     return this.#applied[version - 1]?.record;
   }
 
-  /** The voxels at labels version `version` (0: the base): the layer now, with every later edit written back. */
-  voxelsAt(version: number): ReturnType<LabelVolume['toArray']> {
-    const out = this.volume.toArray();
-    for (let k = this.#applied.length - 1; k >= version; k--) {
-      const { index, before } = this.#applied[k]!.changes;
-      for (let j = 0; j < index.length; j++) out[index[j]!] = before[j]!;
-    }
-    return out;
+  /**
+   * What version `version` (0: the base) is made of, taken now: the volume frozen, and what the
+   * edits after it found where they wrote (the layer now with them written back is the version).
+   */
+  versionTask(version: number): VersionVoxelsTask {
+    const later = this.#applied.slice(version).map(({ changes: { index, before } }) => ({ index, before }));
+    return { op: 'labelsVersion', volume: this.volume.freeze(), later };
   }
 
   /** The tables at `version`. */

@@ -2,7 +2,8 @@
  * @module check-snapshot-document
  * A snapshot document as it came from outside (a session file taken in, or a record another
  * host wrote), checked as what it must be before anything keeps or restores it: `{annotations,
- * scene, view}` (and the room's `conversation` with its agent when it had one) and nothing
+ * scene, view}` (and the room's `conversation` with its agent when it had one, the `edits` of
+ * its edited labels layers when it has some) and nothing
  * else, its nesting shallow, each layer as a scene takes one (every
  * field and size a scene bounds, with the result the host recorded), the view as a room takes
  * one, and each mark as a room takes one (label, properties, author ... within their caps, at
@@ -26,7 +27,10 @@ import { checkLayerRecord, checkMarkStamp } from './snapshot-record-fields.ts';
 export const MAX_DOCUMENT_DEPTH = 32;
 
 /** The fields of a snapshot document. */
-const DOCUMENT_FIELDS = ['annotations', 'conversation', 'scene', 'view'];
+const DOCUMENT_FIELDS = ['annotations', 'conversation', 'edits', 'scene', 'view'];
+
+/** Edits a snapshot carries, at most (each is made again where it is restored). */
+const MAX_CARRIED_EDITS = 100_000;
 
 /** A document's own fault, said with where it is. */
 class DocumentFault extends Error {}
@@ -93,6 +97,30 @@ function checkConversation(value: unknown): void {
 }
 
 /**
+ * The edits of edited labels layers, as a snapshot carries them: each of a labels layer of its
+ * scene, the versions of each layer 1, 2, 3 ... in order. The edits themselves are checked
+ * where they are made again, as any edit is.
+ */
+function checkEdits(value: unknown, scene: { layers: SceneLayer[] }): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) throw new DocumentFault("'edits' must be a list of edits");
+  if (value.length > MAX_CARRIED_EDITS) throw new DocumentFault(`'edits' holds ${value.length} edits, more than a snapshot carries (${MAX_CARRIED_EDITS})`);
+  const labels = new Set(scene.layers.filter((layer) => layer.kind === 'labels').map((layer) => layer.id));
+  const versions = new Map<string, number>();
+  value.forEach((entry: unknown, i) => {
+    const path = `edits[${i}]`;
+    if (!isRecord(entry) || !isRecord(entry.edit) || typeof entry.edit.op !== 'string')
+      throw new DocumentFault(`'${path}' must be {layer, seq, ts, by, version, edit}`);
+    if (typeof entry.layer !== 'string' || !labels.has(entry.layer)) throw new DocumentFault(`'${path}.layer' names no labels layer of the scene`);
+    const next = (versions.get(entry.layer) ?? 0) + 1;
+    if (entry.version !== next) throw new DocumentFault(`'${path}.version' must be ${next}, the next of layer '${entry.layer}'`);
+    versions.set(entry.layer, next);
+    if (!Number.isSafeInteger(entry.seq) || typeof entry.ts !== 'number' || typeof entry.by !== 'string')
+      throw new DocumentFault(`'${path}' must have a seq, a ts and a by`);
+  });
+}
+
+/**
  * Throws when `document` (parsed JSON) is no snapshot document: a catalogued 4xx, or this
  * module's own fault. `each`: every mark checked too (a tenth of a second for 100,000), else
  * only that they are a list within a room's count.
@@ -108,6 +136,7 @@ function check(document: unknown, each: boolean): void {
   checkViewChange(document.view);
   checkMarks(document.annotations, each);
   checkConversation(document.conversation);
+  checkEdits(document.edits, document.scene as { layers: SceneLayer[] });
 }
 
 /** Why `document` is no snapshot document, or null when it is one; `each` as for check(). */

@@ -50,12 +50,21 @@ export interface SessionSpecimenFile {
   length: number;
 }
 
-/** The ids of the results a snapshot document's layers name (each once). */
-export function namedResults(document: { scene?: { layers?: { result?: { result_id?: string; blob_id?: string } }[] } }): string[] {
+/**
+ * The ids of the results a snapshot document's layers name (each once), with the base result of
+ * each layer whose edits it carries (they are made again over it where it is restored).
+ */
+export function namedResults(document: {
+  scene?: { layers?: { id?: string; result?: { result_id?: string; blob_id?: string; provenance?: { base_result?: string } } }[] };
+  edits?: { layer: string }[];
+}): string[] {
   const ids = new Set<string>();
+  const edited = new Set((document.edits ?? []).map((edit) => edit.layer));
   for (const layer of document.scene?.layers ?? []) {
     const id = layer.result?.blob_id ?? layer.result?.result_id;
     if (id) ids.add(id);
+    const base = layer.result?.provenance?.base_result;
+    if (base && layer.id !== undefined && edited.has(layer.id)) ids.add(base);
   }
   return [...ids];
 }

@@ -6,6 +6,7 @@
 import type { TranscriptEntry } from './agent-types.ts';
 import type { RoomView } from './room-types.ts';
 import type { Annotation, SceneLayer } from './scene-types.ts';
+import type { EditRecord } from './edit-types.ts';
 
 /**
  * `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is
@@ -19,7 +20,16 @@ export interface SnapshotDocument {
   annotations: Annotation[];
   /** The room's conversation with its agent when it was taken (absent: it had none). */
   conversation?: TranscriptEntry[];
+  /**
+   * The edits of its edited labels layers (their `labels.edit` log entries, oldest first, up to
+   * the version each layer shows), whose base result it carries too: restored into a room with
+   * no edits of its own, they are made there again in order, so its list and undo go on.
+   */
+  edits?: CarriedEdit[];
 }
+
+/** An edit as a snapshot carries it. */
+export type CarriedEdit = Pick<EditRecord, 'layer' | 'seq' | 'ts' | 'by' | 'version' | 'edit'>;
 
 /** A snapshot as the client gives it: its document, with the id (`ETag`) and time taken (`X-Snapshot-Created`) of the answer. */
 export interface Snapshot extends SnapshotDocument {

@@ -14,6 +14,8 @@ import type { PictureAsk } from '../thumbnails/room-picture.ts';
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
+import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
+import type { LabelArray } from '../edits/label-volume.ts';
 
 /** Run one plugin export, its injected slots where callPluginFunction takes them. */
 export interface InvokeTask extends Pick<PluginCall, 'returnType' | 'reporterIndex' | 'signalIndex'> {
@@ -87,7 +89,8 @@ export type WorkerTask =
   | MeshLodsTask
   | AssembleLevelTask
   | RoomPictureTask
-  | RemoteVolumeTask;
+  | RemoteVolumeTask
+  | VersionVoxelsTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -113,6 +116,8 @@ export interface TaskResults extends DeliveryTaskResults {
   assembleLevel: StoredResult;
   /** A remote level's selection, decoded into shared memory. */
   remoteVolume: RemoteVolumeChunk;
+  /** An edited labels layer's version, its voxels in shared memory. */
+  labelsVersion: LabelArray;
 }
 
 /** Sent by the worker on the task port. */

@@ -11,6 +11,7 @@ import type { PyramidRunner } from '../pyramid/volume-pyramids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { MeshLodsRunner } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeRunner } from '../remote/volume-task.ts';
+import type { VersionVoxelsRunner } from '../edits/version-voxels.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -31,6 +32,7 @@ export const TASK_EXPORTS = {
   assembleLevel: 'assembleLevel',
   roomPicture: 'roomPicture',
   remoteVolume: 'remoteVolume',
+  labelsVersion: 'labelsVersion',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -74,4 +76,9 @@ export function meshLodsRunner(pool: Tinypool): MeshLodsRunner {
 /** The encode pool as remote reads see it: a level's chunks decoded on a thread, its port moved there. */
 export function remoteVolumeRunner(pool: Tinypool): RemoteVolumeRunner {
   return (task, signal) => runTask(pool, task, { transferList: [task.port], ...(signal ? { signal } : {}) });
+}
+
+/** The encode pool as labels editing sees it: an edited layer's version made whole on a thread. */
+export function versionVoxelsRunner(pool: Tinypool): VersionVoxelsRunner {
+  return (task) => runTask(pool, task);
 }

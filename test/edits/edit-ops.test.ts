@@ -10,6 +10,7 @@ import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { splitOp } from '../../core/edits/split-op.ts';
+import { versionVoxels } from '../../core/edits/version-voxels.ts';
 import { isHostError } from '../../core/errors.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
@@ -35,6 +36,9 @@ function blobs(seed: number): Uint32Array {
 function layerOf(data: Uint32Array, chunk = 4): LayerEdits {
   return new LayerEdits(new LabelVolume(data.slice(), SHAPE, 'uint32', chunk), tablesOf());
 }
+
+/** The volume's voxels now, made whole as a version is. */
+const voxelsNow = (volume: LabelVolume) => versionVoxels({ op: 'labelsVersion', volume: volume.freeze(), later: [] });
 
 let seq = 0;
 /** Plans and applies `edit` as the next version, as the host does once it is kept. */
@@ -110,7 +114,7 @@ describe('edit ops', () => {
       const layer = layerOf(data);
       const record = run(layer, { op: 'split', segment: a, seeds });
       const expected = expectedSplit(data, a, seeds, 8);
-      expect(Array.from(layer.volume.toArray())).toEqual(Array.from(expected));
+      expect(Array.from(voxelsNow(layer.volume))).toEqual(Array.from(expected));
       expect(record.segments.changed).toEqual([a]);
       expect(record.segments.new).toEqual([...new Set(Array.from(expected).filter((v) => v >= 8))].sort((p, q) => p - q));
     }
@@ -138,7 +142,7 @@ describe('edit ops', () => {
     const layer = layerOf(data);
     run(layer, { op: 'paint', label: 0, voxels: [[2, 2, 2]] });
     const record = run(layer, { op: 'split', segment: 3, seeds: [[[0, 0, 0]], [[0, 0, 3]]] });
-    const out = layer.volume.toArray();
+    const out = voxelsNow(layer.volume);
     expect([0, 1, 2, 3].map((x) => out[at(0, 0, x)])).toEqual([3, 3, 21, 21]);
     expect([6, 7, 8].map((x) => out[at(5, 8, x)])).toEqual([3, 3, 3]);
     expect(record.segments.new).toEqual([21]);
@@ -150,7 +154,7 @@ describe('edit ops', () => {
     const [b, c] = [1, 2, 3, 4, 5, 6].filter((id) => data.includes(id));
     const record = run(layer, { op: 'merge', segments: [7, b!, c!] });
     const expected = Array.from(data, (v) => (v === b || v === c ? 7 : v));
-    expect(Array.from(layer.volume.toArray())).toEqual(expected);
+    expect(Array.from(voxelsNow(layer.volume))).toEqual(expected);
     expect(record.voxels).toBe(data.filter((v) => v === b || v === c).length);
   });
 
@@ -170,7 +174,7 @@ describe('edit ops', () => {
         const inBall = (z - center[0]) ** 2 + (y - center[1]) ** 2 + (x - center[2]) ** 2 <= radius * radius;
         return inBall && (only === undefined || v === only) ? label : v;
       });
-      expect(Array.from(layer.volume.toArray())).toEqual(expected);
+      expect(Array.from(voxelsNow(layer.volume))).toEqual(expected);
     }
   });
 
@@ -205,7 +209,7 @@ describe('edit ops', () => {
     // The undone edit and its undo count as neither: the first may go now.
     run(layer, { op: 'undo', seq: first.seq });
     run(layer, { op: 'undo', seq: apart.seq });
-    expect(Array.from(layer.volume.toArray())).toEqual(Array.from(data));
+    expect(Array.from(voxelsNow(layer.volume))).toEqual(Array.from(data));
     expect(refusal(() => layer.plan({ op: 'undo', seq: first.seq })).code).toBe('SPC_ERR_EDIT_UNDONE');
     // Redo of the first, then undoing the undo of the second (a redo): the second lies over the first again.
     run(layer, { op: 'redo', seq: first.seq });
@@ -220,10 +224,27 @@ describe('edit ops', () => {
     const data = blobs(4);
     const layer = layerOf(data);
     run(layer, { op: 'merge', segments: [1, 2] });
-    const afterOne = layer.volume.toArray();
+    const afterOne = voxelsNow(layer.volume);
     run(layer, { op: 'paint', label: 0, center: [2, 2, 2], radius: 3 });
-    expect(Array.from(layer.voxelsAt(0))).toEqual(Array.from(data));
-    expect(Array.from(layer.voxelsAt(1))).toEqual(Array.from(afterOne));
+    expect(Array.from(versionVoxels(layer.versionTask(0)))).toEqual(Array.from(data));
+    expect(Array.from(versionVoxels(layer.versionTask(1)))).toEqual(Array.from(afterOne));
+  });
+
+  it('keeps a frozen view as it was while later edits write its chunks (copy on write)', () => {
+    const data = blobs(5);
+    const layer = layerOf(data);
+    run(layer, { op: 'paint', label: 9, center: [2, 4, 5], radius: 2 });
+    const task = layer.versionTask(1);
+    const afterOne = versionVoxels(task);
+    // Later edits write the same chunks again (and new ones), after the view was taken.
+    run(layer, { op: 'paint', label: 3, center: [2, 4, 5], radius: 3 });
+    run(layer, { op: 'merge', segments: [7, 3] });
+    expect(Array.from(versionVoxels(task))).toEqual(Array.from(afterOne));
+    const expected = data.slice();
+    for (let z = 0; z < NZ; z++)
+      for (let y = 0; y < NY; y++) for (let x = 0; x < NX; x++) if ((z - 2) ** 2 + (y - 4) ** 2 + (x - 5) ** 2 <= 4) expected[at(z, y, x)] = 9;
+    expect(Array.from(afterOne)).toEqual(Array.from(expected));
+    expect(afterOne.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 });
 

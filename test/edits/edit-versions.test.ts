@@ -5,7 +5,8 @@
  * (in the scene, the room's provenance and the `Vitrine-Provenance` header), the Neuroglancer
  * state points at it, a replay set to a moment shows the version of that moment, and a snapshot
  * pins the version it saw: restored after a later edit (and carried by a session file to another
- * host) it shows that version, not the latest.
+ * host) it shows that version, not the latest; the session file carries the edits themselves,
+ * made again where it is restored, so the list and undo go on there.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,5 +157,39 @@ describe('versions of an edited labels layer', () => {
     const there = await sceneLayer(elsewhere, otherUrl);
     expect(there.result).toMatchObject({ result_id: seen.result_id, provenance: { base_result: seen.provenance!.base_result } });
     expect(Array.from((await volumeAt(there.result!.data_url, otherUrl)).volume.data)).toEqual(Array.from(seenVolume.volume.data));
+  });
+
+  it('carries the edits themselves in a session file: made again where it is restored, their list and undo go on there', async () => {
+    const seen = (await sceneLayer()).result!;
+    const count = seen.provenance!.edits!.length;
+    const taken = (await (await post(`/api/rooms/${r}/snapshots`, {})).json()) as { id: string };
+    const document = (await json(`/api/snapshots/${taken.id}`)).body as { edits: { layer: string; seq: number; version: number; edit: { op: string } }[] };
+    const own = (await json(`/api/rooms/${r}/layers/seg/edits`)).body.edits as { seq: number; edit: { op: string } }[];
+    expect(document.edits.map((e) => [e.layer, e.seq, e.version])).toEqual(seen.provenance!.edits!.map((seq, k) => ['seg', seq, k + 1]));
+    expect(document.edits.map((e) => e.edit)).toEqual(own.slice(0, count).map((e) => e.edit));
+    // Another host takes the file in and restores it into a room of its own.
+    const file = new Uint8Array(await (await fetch(`${url}/api/snapshots/${taken.id}?format=bundle`)).arrayBuffer());
+    const loaded = await fetch(`${otherUrl}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file });
+    expect(loaded.status).toBeLessThan(300);
+    const elsewhere = room();
+    const put = await fetch(`${otherUrl}/api/rooms/${elsewhere}/scene`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ snapshot: taken.id }),
+    });
+    expect(put.status).toBe(200);
+    const there = `${otherUrl}/api/rooms/${elsewhere}/layers/seg`;
+    const listed = (await (await fetch(`${there}/edits`)).json()) as { edits: { seq: number; version: number; edit: { op: string } }[] };
+    expect(listed.edits.map((e) => [e.version, e.edit])).toEqual(document.edits.map((e) => [e.version, e.edit]));
+    const current = await volumeAt(`/api/rooms/${elsewhere}/layers/seg/labels`, otherUrl);
+    expect(current.headers.get('x-labels-version')).toBe(String(count));
+    expect(current.headers.get('x-result-id')).toBe(seen.result_id);
+    // Its last edit undone there gives back the version before it, as the room it was taken of had it.
+    const undo = await fetch(`${there}/edits/${listed.edits.at(-1)!.seq}/undo`, { method: 'POST' });
+    expect(undo.status).toBe(201);
+    const before = await volumeAt(`/api/rooms/${r}/layers/seg/labels?version=${count - 1}`);
+    const undone = await volumeAt(`/api/rooms/${elsewhere}/layers/seg/labels`, otherUrl);
+    expect(undone.headers.get('x-labels-version')).toBe(String(count + 1));
+    expect(undone.headers.get('x-result-id')).toBe(before.headers.get('x-result-id'));
   });
 });

@@ -7,7 +7,9 @@
  * keep it (with its log entry and event, at the version it was planned on; when another host
  * came first, read its edits and plan again) and only then apply it. Any version's labels are
  * the layer now with every later edit written back, answered as a volume result of its own:
- * made once per version and held in the host's result budget for the room (so the routes that
+ * its voxels put together on a worker thread from the volume frozen in the layer's turn (edits go
+ * on meanwhile, and no answer or /healthz waits on a whole-volume copy), made once per version
+ * and held in the host's result budget for the room (so the routes that
  * find a result by its id, the OME-Zarr store, meshes and exports, find it, with the room's
  * access), and made again only once the budget let it go.
  */
@@ -22,9 +24,11 @@ import type { SceneLayer } from '../../wire/scene-types.ts';
 import { checkEdit } from '../check-edit.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
+import type { CarriedEdit } from '../../wire/snapshot-types.ts';
 import { LayerEdits } from '../layer-edits.ts';
 import { tableFields, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
+import type { VersionVoxelsRunner } from '../version-voxels.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
@@ -42,6 +46,8 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
+  /** Puts a version's voxels together off the event loop (the encode pool). */
+  assemble: VersionVoxelsRunner;
   /** Where the layer's current version is set as its result, once its id is known. */
   sceneStore: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;
@@ -82,7 +88,11 @@ export class LabelsEditing {
   #turns = new Map<string, Promise<unknown>>();
   /** Versions made and still held in the budget, by room, layer and version. */
   #versions = new Map<string, StoredVolume>();
+  /** Versions being made, by the same key: asked again meanwhile, the one making is awaited. */
+  #making = new Map<string, Promise<StoredVolume>>();
   #shown: ShownVersions;
+  /** Layers whose carried edits are being made again: their versions are named once, at the end. */
+  #replaying = new Set<string>();
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
@@ -179,7 +189,7 @@ export class LabelsEditing {
         continue;
       }
       edits.apply(planned, record);
-      this.#shown.changed(roomId, layerId);
+      if (!this.#replaying.has(JSON.stringify([roomId, layerId]))) this.#shown.changed(roomId, layerId);
       return { seq: record.seq, version: record.version, by: record.by, segments, voxels, box };
     }
     throw createHostError('SPC_ERR_EDIT_STALE', String(edits.version), 'a newer one: other writers kept coming first');
@@ -196,16 +206,30 @@ export class LabelsEditing {
     });
   }
 
-  /** Version `at` of the layer as a result: the one held since it was made, else made now and held for the room. */
-  #versionOf(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number): StoredVolume {
+  /**
+   * Version `at` of the layer as a result: the one held since it was made, else made now and held
+   * for the room. Called in the layer's turn, which it leaves at once: the volume is frozen here,
+   * and the version's voxels are put together on a thread while later edits go on.
+   */
+  #versionOf(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number): Promise<StoredVolume> {
     const key = JSON.stringify([roomId, layerId, at]);
     const held = this.#versions.get(key);
-    if (held && this.#deps.budget.holds(held)) return held;
-    const result = { ...base, data: edits.voxelsAt(at), ...tableFields(edits.tablesAt(at), base) } as StoredVolume;
-    this.#versions.set(key, result);
-    this.#tellDerived(roomId, layerId, base, edits, at, result);
-    this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
-    return result;
+    if (held && this.#deps.budget.holds(held)) return Promise.resolve(held);
+    const making = this.#making.get(key);
+    if (making) return making;
+    const tables = tableFields(edits.tablesAt(at), base);
+    const made = this.#deps
+      .assemble(edits.versionTask(at))
+      .then((data) => {
+        const result = { ...base, data, ...tables } as StoredVolume;
+        this.#versions.set(key, result);
+        this.#tellDerived(roomId, layerId, base, edits, at, result);
+        this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
+        return result;
+      })
+      .finally(() => this.#making.delete(key));
+    this.#making.set(key, made);
+    return made;
   }
 
   /**
@@ -221,16 +245,57 @@ export class LabelsEditing {
   }
 
   /**
-   * An edited layer's current version as a snapshot records it (its result, id and provenance);
-   * null for a layer with no edit kept (nor loaded here): what its source gives is what it shows.
+   * An edited layer's current version as a snapshot records it (its result, id and provenance),
+   * with its base result and its edits up to it, which the snapshot carries; null for a layer
+   * with no edit kept (nor loaded here): what its source gives is what it shows.
    */
-  async editedVersion(roomId: string, layerId: string): Promise<{ result: StoredResult; resultId: string; provenance?: LayerProvenance } | null> {
+  async editedVersion(
+    roomId: string,
+    layerId: string,
+  ): Promise<{ result: StoredResult; resultId: string; provenance?: LayerProvenance; base: StoredResult; edits: CarriedEdit[] } | null> {
     const loaded = this.#layers.has(JSON.stringify([roomId, layerId]));
     if (!loaded && (await this.#deps.store.after(roomId, layerId, 0)).length === 0) return null;
     const at = await this.labelsAt(roomId, layerId);
     if (at.version === 0) return null;
-    const [resultId, provenance] = await Promise.all([this.#deps.sources.resultIds.of(at.result), this.provenanceAt(roomId, layerId, at)]);
-    return { result: at.result, resultId, ...(provenance ? { provenance } : {}) };
+    const [resultId, provenance, base] = await Promise.all([
+      this.#deps.sources.resultIds.of(at.result),
+      this.provenanceAt(roomId, layerId, at),
+      this.labelsAt(roomId, layerId, 0),
+    ]);
+    const edits = at.records.map(({ layer, seq, ts, by, version, edit }) => ({ layer, seq, ts, by, version, edit }));
+    return { result: at.result, resultId, ...(provenance ? { provenance } : {}), base: base.result, edits };
+  }
+
+  /**
+   * A snapshot's carried edits made again in room `roomId`, in order, as its restorer's edits,
+   * for each layer that has no edit of its own there (a room restored into its own past keeps
+   * its list). An undo or redo names the edit it acts on by its new seq. A carried edit refused
+   * here (a file can say anything) ends that layer's replay, said in the log.
+   */
+  async replay(roomId: string, carried: readonly CarriedEdit[]): Promise<void> {
+    const byLayer = new Map<string, CarriedEdit[]>();
+    for (const edit of carried) byLayer.set(edit.layer, [...(byLayer.get(edit.layer) ?? []), edit]);
+    for (const [layerId, edits] of byLayer) {
+      if ((await this.#deps.store.after(roomId, layerId, 0)).length > 0) continue;
+      const seqs = new Map<number, number>();
+      // The restored scene names the carried version already: no step on the way is named.
+      const key = JSON.stringify([roomId, layerId]);
+      this.#replaying.add(key);
+      try {
+        for (const { seq, edit } of edits) {
+          const answer =
+            edit.op === 'undo' || edit.op === 'redo'
+              ? await this.reverse(roomId, layerId, edit.op, seqs.get(edit.seq) ?? -1)
+              : await this.edit(roomId, layerId, edit);
+          seqs.set(seq, answer.seq);
+        }
+      } catch (error) {
+        this.#deps.warn(`the edits a snapshot carries of layer '${layerId}' were made again in room '${roomId}' only in part`, error);
+      } finally {
+        this.#replaying.delete(key);
+        if (seqs.size > 0) this.#shown.changed(roomId, layerId);
+      }
+    }
   }
 
   /**
@@ -258,15 +323,16 @@ export class LabelsEditing {
   }
 
   /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */
-  labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
-    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+  async labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
+    const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
       const { base, edits } = await this.#load(roomId, layerId);
       const at = version ?? edits.version;
       if (!Number.isInteger(at) || at < 0 || at > edits.version)
         throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
       const records = Array.from({ length: at }, (_, k) => edits.recordAt(k + 1)!);
-      if (at === 0) return { result: base, version: 0, records };
-      return { result: this.#versionOf(roomId, layerId, base, edits, at), version: at, records };
+      // The version is made outside the turn: the next edit need not wait for it.
+      return { made: at === 0 ? base : this.#versionOf(roomId, layerId, base, edits, at), version: at, records };
     });
+    return { result: await asked.made, version: asked.version, records: asked.records };
   }
 }

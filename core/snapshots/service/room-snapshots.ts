@@ -24,7 +24,7 @@ import { boundFrame } from '../../annotations/layer-frame.ts';
 import { renderStableJson } from '../../annotations/chunked-render.ts';
 import { createHash } from 'node:crypto';
 import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../../wire/scene-types.ts';
-import type { SnapshotDocument } from '../../wire/snapshot-types.ts';
+import type { CarriedEdit, SnapshotDocument } from '../../wire/snapshot-types.ts';
 import { createHostError, isHostError } from '../../errors.ts';
 import { stableJson } from '../../wire/stable-json.ts';
 import { loadFileResult, type FileResult } from '../../results/file-result.ts';
@@ -77,8 +77,10 @@ export interface SnapshotDeps {
   carried?: SessionSpecimens;
   /** Another room's arrays the layers name, published into the room restored into: the layers naming the copies (room-arrays.ts). */
   arraysInto?: (roomId: string, layers: SceneLayer[]) => Promise<SceneLayer[]>;
-  /** An edited labels layer's current version, with what made it; null for a layer never edited (its source gives what it shows). */
-  editedVersion?: (roomId: string, layerId: string) => Promise<LayerOutcome | null>;
+  /** An edited labels layer's current version, with what made it, its base and its edits; null for one never edited. */
+  editedVersion?: (roomId: string, layerId: string) => Promise<(LayerOutcome & { base: StoredResult; edits: CarriedEdit[] }) | null>;
+  /** Makes a restored snapshot's carried edits again in the room, for the layers that have none of their own. */
+  replayEdits?: (roomId: string, edits: readonly CarriedEdit[]) => Promise<void>;
 }
 
 export class RoomSnapshots {
@@ -92,15 +94,18 @@ export class RoomSnapshots {
    * Each layer with its result, computed (or taken from the cache) now, named by its blob. A
    * layer whose function fails is recorded as the room shows it: without a result.
    */
-  async #layers(roomId: string, scene: RoomScene): Promise<{ layers: SceneLayer[]; results: StoredResult[] }> {
+  async #layers(roomId: string, scene: RoomScene): Promise<{ layers: SceneLayer[]; results: StoredResult[]; edits: CarriedEdit[] }> {
     const { sources } = this.#deps;
+    // An edited layer's edits travel with it, and its base result is pinned beside its version.
+    const edits: CarriedEdit[] = [];
+    const bases: StoredResult[] = [];
     const outcomes = await Promise.all(
       scene.layers.map(async (layer) => {
         // A stale layer is recorded as it shows: its last result, while the host holds it.
         if (layer.stale) return staleOutcome(sources, layer);
         // An edited labels layer is recorded at the version it shows now: that version is pinned.
         const edited = layer.kind === 'labels' ? await this.#deps.editedVersion?.(roomId, layer.id) : null;
-        if (edited) return edited;
+        if (edited) return (edits.push(...edited.edits), bases.push(edited.base), edited);
         const frame = boundFrame(scene.layers, layer.id);
         // The room's own layer: what whoever put it there was checked for is not asked again.
         const slot = slotOf(roomId, scene, layer.id);
@@ -131,7 +136,7 @@ export class RoomSnapshots {
       const source = bundle ? { ...rest.source, version: bundle } : rest.source;
       return { ...rest, source, result: recorded };
     });
-    return { layers, results: outcomes.flatMap((o) => (o && !('file' in o) ? [o.result] : [])) };
+    return { layers, results: [...outcomes.flatMap((o) => (o && !('file' in o) ? [o.result] : [])), ...bases], edits };
   }
 
   /** `POST .../snapshots`. */
@@ -143,10 +148,11 @@ export class RoomSnapshots {
       sources.annotations.list(roomId),
       this.#deps.conversation?.(roomId) ?? [],
     ]);
-    const { layers, results } = await this.#layers(roomId, scene);
+    const { layers, results, edits } = await this.#layers(roomId, scene);
     // Keys sorted, `annotations` first: the marks' canonical JSON is made a batch at a time, each mark's kept.
     // A room that never talked to its agent is taken as before (its id unchanged).
-    const rest = stableJson({ ...(conversation.length > 0 ? { conversation } : {}), scene: { layers, active: scene.active }, view });
+    const carried = { ...(conversation.length > 0 ? { conversation } : {}), ...(edits.length > 0 ? { edits } : {}) };
+    const rest = stableJson({ ...carried, scene: { layers, active: scene.active }, view });
     const json = `{"annotations":${await renderStableJson(annotations)},${rest.slice(1)}`;
     const id = createHash('sha256').update(json).digest('hex');
     const ttlMs = ttlSeconds * 1000;
@@ -282,6 +288,8 @@ export class RoomSnapshots {
     const change: ViewChange = {};
     for (const field of VIEW_FIELDS) (change as Record<string, unknown>)[field] = snapshot.view[field] ?? null;
     await this.#deps.rooms.changeView(roomId, change);
+    // Its edits made again, so the room's edit list, undo and later edits go on from its version.
+    if (snapshot.edits) await this.#deps.replayEdits?.(roomId, snapshot.edits);
     return scene;
   }
 }

@@ -1,0 +1,49 @@
+/**
+ * @module version-voxels
+ * A version of a labels layer made whole: the frozen volume's base with its changed chunks
+ * written in, then the voxels of every later edit written back to what they held before (newest
+ * first), into a new array in shared memory. A 512³ uint32 layer is half a GiB to copy, so this
+ * runs on a worker thread (the `labelsVersion` task): the event loop only freezes the volume and
+ * hands over references.
+ */
+import { sharedLabels, type FrozenVolume, type LabelArray } from './label-volume.ts';
+
+/** What an edit found at the voxels it changed: written back, they undo it. */
+export interface WriteBack {
+  index: Float64Array;
+  before: Uint32Array;
+}
+
+/** Make a version's voxels on a worker thread. */
+export interface VersionVoxelsTask {
+  op: 'labelsVersion';
+  volume: FrozenVolume;
+  /** The edits after the version, oldest first. */
+  later: WriteBack[];
+}
+
+/** Runs a {@link VersionVoxelsTask} off the event loop (the encode pool). */
+export type VersionVoxelsRunner = (task: VersionVoxelsTask) => Promise<LabelArray>;
+
+/** The voxels of the version, in C order, in shared memory. */
+export function versionVoxels(task: VersionVoxelsTask): LabelArray {
+  const { base, shape, dtype, chunk: c, chunks } = task.volume;
+  const out = sharedLabels(dtype, base.length);
+  out.set(base);
+  const [, ny, nx] = shape;
+  const [gy, gx] = [Math.ceil(ny / c), Math.ceil(nx / c)];
+  for (const [key, chunk] of chunks) {
+    const [z0, y0, x0] = [Math.floor(key / (gx * gy)) * c, (Math.floor(key / gx) % gy) * c, (key % gx) * c];
+    const [z1, y1, x1] = [Math.min(z0 + c, shape[0]), Math.min(y0 + c, ny), Math.min(x0 + c, nx)];
+    for (let z = z0; z < z1; z++)
+      for (let y = y0; y < y1; y++) {
+        const from = ((z - z0) * c + (y - y0)) * c;
+        out.set(chunk.subarray(from, from + (x1 - x0)), (z * ny + y) * nx + x0);
+      }
+  }
+  for (let k = task.later.length - 1; k >= 0; k--) {
+    const { index, before } = task.later[k]!;
+    for (let j = 0; j < index.length; j++) out[index[j]!] = before[j]!;
+  }
+  return out;
+}
