@@ -8,6 +8,7 @@
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import type { RemoteLevelOrigin, RemoteProvenance } from '../wire/provenance-types.ts';
 import { MemoryRemoteCache } from './memory-remote-cache.ts';
 import { openRemoteImage, type RemoteImage } from './remote-image.ts';
 import { RemoteList } from './remote-list.ts';
@@ -39,6 +40,12 @@ export interface RemoteSpecimen {
   published_at: number;
 }
 
+/** A level read: the volume, which level it is, and the version of every key read for it. */
+export interface RemoteLevelRead {
+  result: StoredResult;
+  origin: RemoteProvenance['remote'];
+}
+
 /** What a remote publish answers: the specimen's sizes, levels and geometry. */
 export interface RemoteSpecimenInfo {
   id: string;
@@ -68,7 +75,7 @@ export class RemoteData {
   readonly maxRemoteBytes: number;
   readonly #specimens = new Map<string, RemoteSpecimen>();
   /** The levels read, by `id\nlevel`, while the host's result budget holds them. */
-  readonly #held = new Map<string, Promise<StoredResult>>();
+  readonly #held = new Map<string, Promise<RemoteLevelRead>>();
   readonly #budget: RemoteDataOptions['budget'];
   readonly #run: RemoteVolumeRunner;
 
@@ -117,7 +124,7 @@ export class RemoteData {
     for (const [key, held] of this.#held) {
       if (!key.startsWith(`${id}\n`)) continue;
       this.#held.delete(key);
-      void held.then((result) => this.#budget.release(result, `remote:${key}`)).catch(() => {});
+      void held.then(({ result }) => this.#budget.release(result, `remote:${key}`)).catch(() => {});
     }
   }
 
@@ -127,15 +134,33 @@ export class RemoteData {
     return maxDim !== undefined ? levelForMaxDim(image, input.level, maxDim) : levelWithin(image, input.level, input, this.maxRemoteBytes);
   }
 
+  /** Which level `level` of the specimen is: its remote, the image's path, the level's index, path and shape (after the selection). */
+  originOf(specimen: RemoteSpecimen, level: number): RemoteLevelOrigin {
+    const { image, input } = specimen;
+    const read = image.levels[level]!;
+    return { name: image.target.remote.name, path: image.target.path, level, level_path: read.path, shape: selectedShape(image, read, input) };
+  }
+
   /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */
-  volume(specimen: RemoteSpecimen, level: number, signal?: AbortSignal): Promise<StoredResult> {
+  async volume(specimen: RemoteSpecimen, level: number, signal?: AbortSignal): Promise<StoredResult> {
+    return (await this.read(specimen, level, signal)).result;
+  }
+
+  /**
+   * As `volume`, with what was read: the level, and the version the remote gave each key read
+   * for it (a snapshot keeps them; verify asks the remote whether they still hold).
+   */
+  read(specimen: RemoteSpecimen, level: number, signal?: AbortSignal): Promise<RemoteLevelRead> {
     const key = `${specimen.id}\n${level}`;
     const held = this.#held.get(key);
     if (held) return held;
-    const reading = readRemoteVolume(specimen.image, level, specimen.input, this.#run, signal);
+    const reading = readRemoteVolume(specimen.image, level, specimen.input, this.#run, signal).then((result) => {
+      const versions = specimen.image.store.versionsOf(specimen.image.levels[level]!.path);
+      return { result, origin: { ...this.originOf(specimen, level), versions } };
+    });
     this.#held.set(key, reading);
     reading.then(
-      (result) => this.#budget.hold(result, `remote:${key}`, () => this.#held.get(key) === reading && this.#held.delete(key)),
+      ({ result }) => this.#budget.hold(result, `remote:${key}`, () => this.#held.get(key) === reading && this.#held.delete(key)),
       // A failed read is not held: the next asks the remote again (it may be back).
       () => this.#held.get(key) === reading && this.#held.delete(key),
     );
