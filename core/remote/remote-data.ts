@@ -40,6 +40,13 @@ export interface RemoteSpecimen {
   published_at: number;
 }
 
+/** A key whose version moved since a level was read: what was recorded, and what the remote says now (null: gone). */
+export interface RemoteKeyChange {
+  key: string;
+  recorded: string | null;
+  now: string | null;
+}
+
 /** A level read: the volume, which level it is, and the version of every key read for it. */
 export interface RemoteLevelRead {
   result: StoredResult;
@@ -139,6 +146,19 @@ export class RemoteData {
     const { image, input } = specimen;
     const read = image.levels[level]!;
     return { name: image.target.remote.name, path: image.target.path, level, level_path: read.path, shape: selectedShape(image, read, input) };
+  }
+
+  /**
+   * The keys of a level read (`origin`, as a snapshot kept it) whose version the remote gives
+   * differently now, each asked with a HEAD under the host's remote rules: a remote this host
+   * does not name is refused (SPC_ERR_REMOTE_NOT_ALLOWED), one that does not answer is a 502.
+   */
+  async changed(origin: Pick<RemoteProvenance['remote'], 'name' | 'versions'>, signal?: AbortSignal): Promise<RemoteKeyChange[]> {
+    const keys = Object.entries(origin.versions);
+    // Every key is checked against the host's remotes before any is asked.
+    const targets = keys.map(([key]) => this.list.resolve(`${origin.name}/${key}`));
+    const now = await Promise.all(targets.map((target) => this.reads.versionNow(target, signal)));
+    return keys.flatMap(([key, recorded], i) => (now[i] === recorded ? [] : [{ key, recorded, now: now[i]! }]));
   }
 
   /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */

@@ -40,7 +40,7 @@ export type LayerSourceDeps = RoomRequestDeps & {
   /** Plugin versions kept side by side, for sources that pin one. */
   plugins?: PinDeps['plugins'];
   /** Specimens published from a remote: read in place, the finest level within the host's byte budget. */
-  remotes?: Pick<RemoteData, 'specimen' | 'levelFor' | 'read'>;
+  remotes?: Pick<RemoteData, 'specimen' | 'levelFor' | 'read' | 'changed'>;
 };
 
 /**
