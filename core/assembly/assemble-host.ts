@@ -50,6 +50,11 @@ import { ConversationRecord } from '../history/conversation-record.ts';
 import { hasMeshLevels } from '../meshes/has-levels.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { RemoteData } from '../remote/remote-data.ts';
+import { refreshRemotes } from '../published/remote-record.ts';
+import { waitAtMost } from '../redis/time-limit.ts';
+
+/** Longest a starting host waits to open the remote specimens it keeps before it answers. */
+const REMOTE_START_WAIT_MS = 5000;
 
 /** A host's services, put together; its home's people, client ids and agent relay, and its Redis service or data folder (null without). */
 export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | 'agentRelay'>, Pick<ResultStack, 'scale' | 'data'> {
@@ -143,7 +148,13 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
-    remotes: new RemoteData({ ...options, budget: stack.budget, run: remoteVolumeRunner(compute.pools.encode) }),
+    remotes: new RemoteData({
+      ...options,
+      budget: stack.budget,
+      run: remoteVolumeRunner(compute.pools.encode),
+      store: workspace.remoteSpecimens,
+      warn: (line) => log.warn(line),
+    }),
     published: workspace.published,
     history: workspace.history,
     presence: workspace.presence,
@@ -160,6 +171,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     events,
     reload,
   };
+  // Remote specimens published on another host of the service (or before a restart) are listed
+  // as published ones are: with every refresh, and once before the host answers (bounded: a
+  // remote that is down is tried again at the next refresh).
+  const remotes = { remotes: sources.remotes, catalog };
+  workspace.published.follow(() => refreshRemotes(remotes));
+  await waitAtMost(refreshRemotes(remotes), REMOTE_START_WAIT_MS);
   const hasLevels = (result: StoredResult) => hasMeshLevels(result, options.meshLodTriangles);
   const scenes = new RoomScenes(
     {

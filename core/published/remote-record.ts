@@ -35,10 +35,20 @@ export async function publishRemote(
 }
 
 /** Removes the remote specimen `id`; false when there is none. */
-export function unpublishRemote(ctx: RemotePublishDeps, id: string): boolean {
-  if (!ctx.remotes.remove(id)) return false;
+export async function unpublishRemote(ctx: RemotePublishDeps, id: string): Promise<boolean> {
+  if (!(await ctx.remotes.remove(id))) return false;
   ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
   return true;
+}
+
+/**
+ * Lists what the remote specimens' store holds that this host does not yet (published on
+ * another host of the service, or before a restart), and unlists what it no longer holds.
+ */
+export async function refreshRemotes(ctx: RemotePublishDeps): Promise<void> {
+  const { listed, gone } = await ctx.remotes.refresh();
+  for (const id of gone) ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
+  for (const info of listed) ctx.catalog.setSource(`${REMOTE_SOURCE}:${info.id}`, 'published', [remoteRecord(ctx.remotes, info)]);
 }
 
 /** The level a fetch of remote specimen `id` gives now, said as the remote, path and level; null once it is gone. */
