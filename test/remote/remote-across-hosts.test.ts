@@ -13,7 +13,7 @@ import { startService, type Service } from '../scale/service.ts';
 
 let remote: RemoteServer;
 const shape = [4, 8, 6];
-const data = samplesOf('uint16', 4 * 8 * 6, 11) as Uint16Array;
+const data = samplesOf('uint16', 4 * 8 * 6, 11);
 beforeAll(async () => {
   remote = await startRemoteServer();
   const spec = { path: 'cells.ome.zarr', axes: 'zyx', dtype: 'uint16' as const, chunks: [4, 4, 4], compression: 'zstd' as const, scale: [1, 1, 1] };
