@@ -53,6 +53,11 @@ import { RemoteData } from '../remote/remote-data.ts';
 import type { RemoteCache } from '../remote/remote-cache.ts';
 import { BlobRemoteCache } from '../remote/blob-remote-cache.ts';
 import { DiskRemoteCache } from '../remote/disk-remote-cache.ts';
+import { refreshRemotes } from '../published/remote-record.ts';
+import { waitAtMost } from '../redis/time-limit.ts';
+
+/** Longest a starting host waits to open the remote specimens it keeps before it answers. */
+const REMOTE_START_WAIT_MS = 5000;
 
 /** A host's services, put together; its home's people, client ids and agent relay, and its Redis service or data folder (null without). */
 export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | 'agentRelay'>, Pick<ResultStack, 'scale' | 'data'> {
@@ -160,7 +165,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       budget: stack.budget,
       run: remoteVolumeRunner(compute.pools.encode),
       shared: keptRemoteReads(stack, options),
-      warn: (message, err) => log.warn({ err }, message),
+      store: workspace.remoteSpecimens,
+      warn: (message, err) => (err === undefined ? log.warn(message) : log.warn({ err }, message)),
     }),
     published: workspace.published,
     history: workspace.history,
@@ -178,6 +184,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     events,
     reload,
   };
+  // Remote specimens published on another host of the service (or before a restart) are listed
+  // as published ones are: with every refresh, and once before the host answers (bounded: a
+  // remote that is down is tried again at the next refresh).
+  const remotes = { remotes: sources.remotes, catalog };
+  workspace.published.follow(() => refreshRemotes(remotes));
+  await waitAtMost(refreshRemotes(remotes), REMOTE_START_WAIT_MS);
   const hasLevels = (result: StoredResult) => hasMeshLevels(result, options.meshLodTriangles);
   const scenes = new RoomScenes(
     {

@@ -43,7 +43,7 @@ async function chooseHomes(deps: HomeDeps, scale: ScaleService | null, data: Dur
 }
 
 /** A host's rooms, their annotations, people, client ids and agent relay in the home chosen (store-homes.ts). */
-export interface Workspace extends Pick<StoreHomes, 'annotations' | 'edits' | 'people' | 'clientIds' | 'agentRelay'> {
+export interface Workspace extends Pick<StoreHomes, 'annotations' | 'edits' | 'people' | 'clientIds' | 'agentRelay' | 'remoteSpecimens'> {
   published: PublishedSpecimens;
   /** Rooms' own entries and views, apart from their scenes (requests see both joined: RoomWorkspace). */
   rooms: RoomEntries;
@@ -100,6 +100,7 @@ export async function assembleWorkspace(deps: {
     snapshots: { store: homes.snapshots, pins: homes.pins },
     annotations: homes.annotations,
     edits: homes.edits,
+    remoteSpecimens: homes.remoteSpecimens,
     history: new RoomRecorder(homes.log),
     people: homes.people,
     presence,

@@ -17,6 +17,7 @@ import { openUserStore } from '../people/open-user-store.ts';
 import { MemoryRoster } from '../presence/memory-roster.ts';
 import { DiskPublished } from '../published/disk-published.ts';
 import { DiskRoomBoard } from '../rooms/disk-room-board.ts';
+import { DiskRemoteSpecimens } from '../remote/disk-remote-specimens.ts';
 import { DiskSceneStore } from '../scenes/disk-scene-store.ts';
 import { DiskSnapshotStore } from '../snapshots/disk-snapshot-store.ts';
 import type { DurableData } from './open-durable.ts';
@@ -38,6 +39,7 @@ export function diskHomes({ options, events }: HomeDeps, data: DurableData): Sto
     snapshots,
     pins,
     share: new DiskPublished(store),
+    remoteSpecimens: new DiskRemoteSpecimens(store),
     people: { users: openUserStore({ data: store }), tickets: new MemoryTicketStore(), access: new DiskAccessStore(store, log) },
     roster: new MemoryRoster((roomId, event, eventData) => board.announce(roomId, event, eventData)),
     relay: null,

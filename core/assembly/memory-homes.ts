@@ -18,6 +18,7 @@ import { MemoryRoster } from '../presence/memory-roster.ts';
 import { MemoryRoomBoard } from '../rooms/memory-room-board.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
+import { MemoryRemoteSpecimens } from '../remote/memory-remote-specimens.ts';
 import { closeAll, type HomeDeps, type StoreHomes } from './store-homes.ts';
 
 /** Characters of snapshot records a host keeps in memory at least (else a quarter of its byte budget). */
@@ -53,6 +54,7 @@ export function memoryHomes({ options, events, budget, warn }: HomeDeps): StoreH
     snapshots,
     pins,
     share: null,
+    remoteSpecimens: new MemoryRemoteSpecimens(),
     people: { users: dataDirUsers(options.dataDir, warn), tickets: new MemoryTicketStore(), access: new MemoryAccessStore(log) },
     roster: new MemoryRoster((roomId, event, data) => board.announce(roomId, event, data)),
     relay: null,

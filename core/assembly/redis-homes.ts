@@ -17,6 +17,7 @@ import { RedisTicketStore } from '../people/redis-ticket-store.ts';
 import { RedisLiveRelay } from '../presence/redis-live-relay.ts';
 import { RedisRoster } from '../presence/redis-roster.ts';
 import { RedisPublished } from '../published/redis-published.ts';
+import { RedisRemoteSpecimens } from '../remote/redis-remote-specimens.ts';
 import { RedisRoomBoard } from '../rooms/redis-room-board.ts';
 import { RedisSceneStore } from '../scenes/redis-scene-store.ts';
 import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
@@ -47,6 +48,7 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
     snapshots,
     pins,
     share: new RedisPublished(redis, scale.connections.blobs),
+    remoteSpecimens: new RedisRemoteSpecimens(redis),
     people: { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis, log, scale.accessNews) },
     roster: new RedisRoster(redis, (roomId, event, data) => board.announce(roomId, event, data), streamed),
     relay,

@@ -17,6 +17,7 @@ import type { PeopleStores } from '../people/people.ts';
 import type { LiveRelay } from '../presence/live-relay.ts';
 import type { Roster } from '../presence/roster.ts';
 import type { PublishedShare } from '../published/published-record.ts';
+import type { RemoteSpecimenStore } from '../remote/remote-specimen-store.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { RoomBoard } from '../rooms/room-board.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
@@ -34,6 +35,8 @@ export interface StoreHomes {
   snapshots: SnapshotStore;
   /** What keeps the results snapshots show. */
   pins: ResultPins;
+  /** The specimens published from remotes: their references (memory, the data folder, or the service). */
+  remoteSpecimens: RemoteSpecimenStore;
   /** Where published specimens are shared beyond this host's memory (null: nowhere). */
   share: PublishedShare | null;
   people: PeopleStores;

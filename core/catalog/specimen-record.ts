@@ -35,8 +35,12 @@ export type DataSource =
    * what it says of the volume's time, channels and unit (`described`).
    */
   | { kind: 'npy'; path: string; fileName: string; spacing?: number[]; origin?: number[]; labels?: LabelFields; described?: VolumeFieldsInput }
-  /** Bytes fetched from elsewhere (a relayed worker). */
-  | { kind: 'remote'; fetch: (signal?: AbortSignal) => Promise<FetchedBody> };
+  /**
+   * Bytes fetched from elsewhere (a relayed worker, an image read in place). `origin`, when
+   * given, says which bytes a fetch now gives (an image's remote, path and level): a
+   * computation that takes them as an input says so in its provenance and its cache key.
+   */
+  | { kind: 'remote'; fetch: (signal?: AbortSignal) => Promise<FetchedBody>; origin?: () => Record<string, unknown> | null };
 
 export type SpecimenOrigin = 'disk' | 'plugin' | 'code' | 'published' | 'relay';
 

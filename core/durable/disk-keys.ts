@@ -53,6 +53,13 @@ export const DISK = {
     all: { start: ['s'] as DiskKey, end: ['t'] as DiskKey },
     version: ['v'] as DiskKey,
   },
+  /** `['s', id]` → a remote specimen's record (its reference, never bytes); `['v']` → a counter moved by every change. */
+  remoteSpecimens: {
+    name: 'remote-specimens',
+    specimen: (id: string): DiskKey => ['s', id],
+    all: { start: ['s'] as DiskKey, end: ['t'] as DiskKey },
+    version: ['v'] as DiskKey,
+  },
   /** upload id → its record. */
   uploads: { name: 'uploads' },
   /** content hash → a kept result's header and expiry (its bytes in the folder of bytes). */

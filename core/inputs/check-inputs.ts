@@ -123,7 +123,11 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
     if (params && Object.keys(params).length > 0) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names static specimen '${id}', which takes no params`);
     const why = unreadableStatic(record);
     if (why) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names specimen '${id}', which ${why}`);
-    return { canonical: { specimen: id, params: {} }, load: (run) => deps.staticInputs.load(record, run.signal) };
+    // An image read in place says which level the function gets (its provenance then does, and
+    // its cache key moves with it).
+    const origin = record.data?.kind === 'remote' ? record.data.origin?.() : null;
+    const canonical = { specimen: id, params: {}, ...(origin ? { remote: origin } : {}) };
+    return { canonical, load: (run) => deps.staticInputs.load(record, run.signal) };
   }
   const entry = functionOfSpecimen(deps.functions, record);
   const schema = schemaOfSpecimen(record, entry);

@@ -54,7 +54,9 @@ export class StaticInputs {
   async load(record: SpecimenRecord, signal: AbortSignal): Promise<StoredResult> {
     const data = record.data;
     if (!data) throw createHostError('SPC_ERR_SPECIMEN_NO_DATA', record.id);
-    const version = data.kind === 'remote' ? `remote:${record.worker_id ?? ''}` : await stat(data.path).then((s) => `${data.path}:${s.size}:${s.mtimeMs}`);
+    // A fetched file is told apart by where it comes from (an image read in place: which level).
+    const fetched = () => `remote:${record.worker_id ?? ''}:${JSON.stringify(data.kind === 'remote' ? (data.origin?.() ?? null) : null)}`;
+    const version = data.kind === 'remote' ? fetched() : await stat(data.path).then((s) => `${data.path}:${s.size}:${s.mtimeMs}`);
     const key = `${record.id}\u0000${version}`;
     let parsed = this.#kept.get(key);
     if (parsed) {

@@ -54,6 +54,7 @@ export class PublishedSpecimens {
   /** The service's version this host's copies match; null: read the list at the next chance. */
   #version: string | null = null;
   #refreshing: Promise<void> | null = null;
+  #followers: (() => Promise<void>)[] = [];
   /** Moved by each publish and delete made here: a list read before one of them is stale. */
   #edits = 0;
   #expiry: PublishedExpiry;
@@ -131,9 +132,21 @@ export class PublishedSpecimens {
    * a bounded time: the catalog keeps answering from the copies while the service is away.
    */
   async refresh(): Promise<void> {
-    if (!this.#share) return;
+    const followers = this.#followers.map((follower) => follower().catch((error: Error) => this.#log.warn(`a catalog refresh failed: ${error.message}`)));
+    if (!this.#share) {
+      if (followers.length > 0) await waitAtMost(Promise.all(followers), REFRESH_WAIT_MS);
+      return;
+    }
     this.#refreshing ??= this.#readShare().finally(() => (this.#refreshing = null));
-    await waitAtMost(this.#refreshing, REFRESH_WAIT_MS);
+    await waitAtMost(Promise.all([this.#refreshing, ...followers]), REFRESH_WAIT_MS);
+  }
+
+  /**
+   * Something else the catalog lists from a store shared beyond this host (the specimens
+   * published from remotes), brought in line at every refresh, beside the published files.
+   */
+  follow(refresh: () => Promise<void>): void {
+    this.#followers.push(refresh);
   }
 
   async #readShare(): Promise<void> {

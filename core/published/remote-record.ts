@@ -3,7 +3,8 @@
  * A specimen published from a remote as the catalog lists it: a static volume whose data is
  * read in place when something needs it. A room's layer (and its picture and snapshots) reads
  * it through the remote reader directly; a function given it as an input gets the finest
- * level within `--max-remote-bytes`, handed over as a `.npy` file as a relayed specimen is.
+ * level within `--max-remote-bytes`, handed over as a `.npy` file as a relayed specimen is, and
+ * says which (its remote, path and level) in its canonical value, so in its provenance.
  * Publishing and removing one (the route and the MCP tool both) go through here.
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
@@ -34,10 +35,26 @@ export async function publishRemote(
 }
 
 /** Removes the remote specimen `id`; false when there is none. */
-export function unpublishRemote(ctx: RemotePublishDeps, id: string): boolean {
-  if (!ctx.remotes.remove(id)) return false;
+export async function unpublishRemote(ctx: RemotePublishDeps, id: string): Promise<boolean> {
+  if (!(await ctx.remotes.remove(id))) return false;
   ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
   return true;
+}
+
+/**
+ * Lists what the remote specimens' store holds that this host does not yet (published on
+ * another host of the service, or before a restart), and unlists what it no longer holds.
+ */
+export async function refreshRemotes(ctx: RemotePublishDeps): Promise<void> {
+  const { listed, gone } = await ctx.remotes.refresh();
+  for (const id of gone) ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
+  for (const info of listed) ctx.catalog.setSource(`${REMOTE_SOURCE}:${info.id}`, 'published', [remoteRecord(ctx.remotes, info)]);
+}
+
+/** The level a fetch of remote specimen `id` gives now, said as the remote, path and level; null once it is gone. */
+function originNow(remotes: RemoteData, id: string): Record<string, unknown> | null {
+  const specimen = remotes.specimen(id);
+  return specimen ? { ...remotes.originOf(specimen, remotes.levelFor(specimen)) } : null;
 }
 
 export function remoteRecord(remotes: RemoteData, info: RemoteSpecimenInfo): SpecimenRecord {
@@ -60,6 +77,7 @@ export function remoteRecord(remotes: RemoteData, info: RemoteSpecimenInfo): Spe
     thumbnail: { kind: 'none' },
     story: null,
     origin: 'published',
-    data: { kind: 'remote', fetch: fetchLevel },
+    // A function given it as an input says which level it got (the one a fetch gives now).
+    data: { kind: 'remote', fetch: fetchLevel, origin: () => originNow(remotes, info.id) },
   } as SpecimenRecord;
 }

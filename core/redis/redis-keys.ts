@@ -54,6 +54,10 @@ export const KEYS = {
   publishedFile: (id: string, sha: string) => `${P}published:${id}:${sha}`,
   /** STRING: a counter moved by every publish and delete: hosts re-read the list when it moves. */
   publishedVersion: `${P}published:version`,
+  /** HASH: remote specimen id → its record (JSON: the reference NAME/path, level, channel, t, role, catalog fields). */
+  remoteSpecimens: `${P}remote-specimens`,
+  /** STRING: a counter moved by every remote publish and delete: hosts re-read the list when it moves. */
+  remoteSpecimensVersion: `${P}remote-specimens:version`,
   /** STRING: a room's view (JSON: window, colormap, opacity, mode, camera). */
   roomView: (roomId: string) => `${P}view:${roomId}`,
   /** STRING: the static specimen a room shows (JSON), when that is newer than its cache entry. */

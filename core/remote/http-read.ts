@@ -76,7 +76,7 @@ interface Answer {
   body: Uint8Array;
 }
 
-function get(remote: Remote, url: string, range: ByteRange | undefined, signal: AbortSignal, maxBytes: number): Promise<Answer> {
+function get(remote: Remote, url: string, range: ByteRange | undefined, signal: AbortSignal, maxBytes: number, method = 'GET'): Promise<Answer> {
   const parsed = new URL(url);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !remote.allowsPrivate && isPrivateAddress(host)) {
@@ -90,9 +90,10 @@ function get(remote: Remote, url: string, range: ByteRange | undefined, signal: 
     headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
   }
   return new Promise((resolve, reject) => {
-    const request = client.get(parsed, { headers, lookup: guardedLookup(remote), signal }, (response) => {
+    const request = client.request(parsed, { method, headers, lookup: guardedLookup(remote), signal }, (response) => {
       const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
+      // A HEAD's length is the body it would send, not one it sends.
+      if (method === 'GET' && Number.isFinite(declared) && declared > maxBytes) {
         response.destroy();
         return reject(new RemoteFault('failed', `its answer of ${declared} bytes is over the ${maxBytes}-byte limit`));
       }
@@ -105,20 +106,25 @@ function get(remote: Remote, url: string, range: ByteRange | undefined, signal: 
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: body.bytes() }));
     });
     request.on('error', reject);
+    request.end();
   });
 }
 
-/** Reads `url` of `remote` (following redirects inside its prefix); undefined for a 404. */
+/**
+ * Reads `url` of `remote` (following redirects inside its prefix); undefined for a 404. With
+ * `head`, asks only its headers (a HEAD): the version it is now, no bytes.
+ */
 export async function httpRead(
   remote: Remote,
   url: string,
   range: ByteRange | undefined,
   signal: AbortSignal,
   maxBytes: number,
+  head = false,
 ): Promise<RemoteBytes | undefined> {
   let at = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const answer = await get(remote, at, range, signal, maxBytes);
+    const answer = await get(remote, at, range, signal, maxBytes, head ? 'HEAD' : 'GET');
     const { status, headers, body } = answer;
     if (status >= 300 && status < 400 && headers.location) {
       const next = RemoteList.within(remote, headers.location, at);

@@ -11,8 +11,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { createHostError, isHostError, type HostError } from '../errors.ts';
 import { FetchLimit } from './fetch-limit.ts';
 import { httpRead } from './http-read.ts';
-import type { s3Read as S3Read } from './s3-read.ts';
-import { RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
+import type { s3Head as S3Head, s3Read as S3Read } from './s3-read.ts';
+import { RemoteFault, versionOf, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
 import { remoteCacheKey, type RemoteCache } from './remote-cache.ts';
 import type { RemoteTarget } from './remote-list.ts';
 
@@ -42,7 +42,7 @@ export class RemoteReads {
   readonly #limits = new Map<string, FetchLimit>();
   readonly #tally = new Map<string, RemoteTally>();
   /** The S3 client and reader, loaded with the SDK when an `s3://` remote is first read. */
-  #s3: Promise<{ client: S3Client; read: typeof S3Read }> | null = null;
+  #s3: Promise<{ client: S3Client; read: typeof S3Read; head: typeof S3Head }> | null = null;
 
   constructor(
     readonly options: RemoteReadsOptions,
@@ -68,7 +68,17 @@ export class RemoteReads {
     return read;
   }
 
-  async #fetch(target: RemoteTarget, range: ByteRange | undefined, signal: AbortSignal | undefined): Promise<RemoteBytes | undefined> {
+  /**
+   * The version `target` is now (its ETag, else its Last-Modified; '' when it gives neither),
+   * asked with a HEAD (no bytes, nothing kept), under the same rules and limits as a read;
+   * null when the remote has no such key.
+   */
+  async versionNow(target: RemoteTarget, signal?: AbortSignal): Promise<string | null> {
+    const head = await this.#fetch(target, undefined, signal, true);
+    return head ? (versionOf(head) ?? '') : null;
+  }
+
+  async #fetch(target: RemoteTarget, range: ByteRange | undefined, signal: AbortSignal | undefined, head = false): Promise<RemoteBytes | undefined> {
     const { remote } = target;
     let limit = this.#limits.get(remote.name);
     if (!limit) this.#limits.set(remote.name, (limit = new FetchLimit(REMOTE_FETCHES)));
@@ -79,8 +89,8 @@ export class RemoteReads {
         const { maxAnswerBytes } = this.options;
         const read =
           remote.kind === 's3'
-            ? await this.#s3Read(target.url, range, bounded)
-            : await httpRead(remote, target.url, range, bounded, maxAnswerBytes);
+            ? await this.#s3Read(target.url, range, bounded, head)
+            : await httpRead(remote, target.url, range, bounded, maxAnswerBytes, head);
         const tally = this.#tally.get(remote.name) ?? { requests: 0, bytes: 0 };
         tally.requests++;
         tally.bytes += read?.bytes.length ?? 0;
@@ -92,13 +102,14 @@ export class RemoteReads {
     });
   }
 
-  async #s3Read(url: string, range: ByteRange | undefined, signal: AbortSignal): Promise<RemoteBytes | undefined> {
+  async #s3Read(url: string, range: ByteRange | undefined, signal: AbortSignal, head: boolean): Promise<RemoteBytes | undefined> {
     this.#s3 ??= Promise.all([import('../blobs/s3-location.ts'), import('./s3-read.ts')]).then(([location, reader]) => ({
       client: location.createS3Client(location.s3EndpointOf(this.options.s3Endpoint)),
       read: reader.s3Read,
+      head: reader.s3Head,
     }));
-    const { client, read } = await this.#s3;
-    return read(client, url, range, signal, this.options.maxAnswerBytes);
+    const s3 = await this.#s3;
+    return head ? s3.head(s3.client, url, signal) : s3.read(s3.client, url, range, signal, this.options.maxAnswerBytes);
   }
 
   #faultOf(target: RemoteTarget, error: unknown, timedOut: boolean): HostError {

@@ -18,6 +18,8 @@ export class RemoteZarrStore implements AsyncReadable {
   readonly versions = new Map<string, string | null>();
   /** Metadata documents read by this store, so that opening an array does not read its document twice. */
   readonly #documents = new Map<string, Uint8Array>();
+  /** The version of each chunk (or shard) read, by its key: null when the remote had none. */
+  readonly #chunkVersions = new Map<string, string | null>();
 
   constructor(
     readonly reads: RemoteReads,
@@ -51,10 +53,33 @@ export class RemoteZarrStore implements AsyncReadable {
       }
       return read?.bytes;
     }
-    return (await this.reads.read(this.#target(key), undefined, this.#chunkVersion(key), opts?.signal))?.bytes;
+    return this.#chunk(key, undefined, opts);
   }
 
   async getRange(key: AbsolutePath, range: RangeQuery, opts?: GetOptions): Promise<Uint8Array | undefined> {
-    return (await this.reads.read(this.#target(key), range, this.#chunkVersion(key), opts?.signal))?.bytes;
+    return this.#chunk(key, range, opts);
+  }
+
+  async #chunk(key: AbsolutePath, range: RangeQuery | undefined, opts: GetOptions | undefined): Promise<Uint8Array | undefined> {
+    const read = await this.reads.read(this.#target(key), range, this.#chunkVersion(key), opts?.signal);
+    this.#chunkVersions.set(key, read ? (versionOf(read) ?? '') : null);
+    return read?.bytes;
+  }
+
+  /**
+   * The version the remote gave each key of level `levelPath` read so far, its own metadata
+   * document's and the image's root document's with them, by the key's path inside the remote
+   * (`x.ome.zarr/0/c/0/0/0`): null for a key the remote did not have, '' for one it gave no
+   * version. A kept read keeps the version it was read with.
+   */
+  versionsOf(levelPath: string): Record<string, string | null> {
+    const folder = `/${levelPath}/`;
+    const out: Record<string, string | null> = {};
+    const named = (key: string) => (this.root.path ? `${this.root.path}${key}` : key.slice(1));
+    for (const [key, version] of this.versions) {
+      if (key.startsWith(folder) || key.lastIndexOf('/') === 0) out[named(key)] = version ?? '';
+    }
+    for (const [key, version] of this.#chunkVersions) if (key.startsWith(folder)) out[named(key)] = version;
+    return out;
   }
 }

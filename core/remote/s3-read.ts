@@ -3,9 +3,10 @@
  * One read from an `s3://BUCKET[/PREFIX]` remote: a GetObject (with a `Range` when asked)
  * through the S3 client the blob store uses (the endpoint of `--s3-endpoint`, credentials and
  * region from the standard AWS settings). A missing object is "no such key"; any other failure
- * throws a RemoteFault. The bucket is the remote's own: a key never leaves it.
+ * throws a RemoteFault. The bucket is the remote's own: a key never leaves it. A HeadObject
+ * asks only the version an object is now.
  */
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
 
 /** Bucket and key of an `s3://BUCKET/KEY` URL. */
@@ -34,6 +35,19 @@ export async function s3Read(
     if (size > maxBytes) throw new RemoteFault('failed', `its object of ${size} bytes is over the ${maxBytes}-byte limit`);
     const bytes = answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array(0);
     return { bytes, etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null };
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'NoSuchKey' || name === 'NotFound') return undefined;
+    throw error;
+  }
+}
+
+/** The version the object at `url` is now (a HeadObject: its ETag and Last-Modified, no bytes); undefined when it is missing. */
+export async function s3Head(client: S3Client, url: string, signal: AbortSignal): Promise<RemoteBytes | undefined> {
+  const { bucket, key } = bucketKey(url);
+  try {
+    const answer = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+    return { bytes: new Uint8Array(0), etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null };
   } catch (error) {
     const name = (error as { name?: string }).name;
     if (name === 'NoSuchKey' || name === 'NotFound') return undefined;

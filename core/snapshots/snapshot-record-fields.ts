@@ -6,7 +6,7 @@
  * (the scene and mark checks ignore them), so a document can only be trusted to hold them
  * in their shapes and sizes once this says so. Each fault names its path.
  */
-import type { EditedFrom, LayerProvenance, PublishedOrigin } from '../wire/provenance-types.ts';
+import type { EditedFrom, LayerProvenance, PublishedOrigin, RemoteProvenance } from '../wire/provenance-types.ts';
 import type { LayerResult, LayerStale } from '../wire/scene-types.ts';
 import { isRecord } from '../wire/json-object.ts';
 import type { AnnotationStamp } from '../annotations/annotation-record.ts';
@@ -56,7 +56,7 @@ function publishedOf(value: unknown, path: string): PublishedOrigin {
 
 /** A result's provenance: what computed it, or what published the array it shows; an edited layer's version also names its base and edits. */
 function provenanceOf(value: unknown, path: string): LayerProvenance {
-  if (!isRecord(value)) throw fault(path, 'must be an object {plugin, version, bundle, function, params, host} or {published, host}');
+  if (!isRecord(value)) throw fault(path, 'must be an object {plugin, version, bundle, function, params, host}, {published, host} or {remote, host}');
   const { base_result, edits, ...made } = value;
   if (base_result === undefined && edits === undefined) return madeOf(made, path);
   const edited = editedOf(base_result, edits, path);
@@ -73,8 +73,45 @@ function editedOf(base: unknown, edits: unknown, path: string): EditedFrom {
   return { base_result: base, edits: edits as number[] };
 }
 
-/** What computed a result, or what published the array it shows. */
+/** Keys a remote layer's provenance names at most (the chunks or shards of one level). */
+const MAX_REMOTE_KEYS = 100_000;
+
+/** The level of a remote image a layer read, and the version of each key read. */
+function remoteOf(value: unknown, path: string): RemoteProvenance['remote'] {
+  if (!isRecord(value)) throw fault(path, 'must be an object {name, path, level, level_path, shape, versions}');
+  only(value, ['name', 'path', 'level', 'level_path', 'shape', 'versions'], path);
+  if (!Number.isSafeInteger(value.level) || (value.level as number) < 0) throw fault(`${path}.level`, 'must be a level index (a whole number from 0)');
+  const shape = value.shape;
+  if (!Array.isArray(shape) || shape.length > 5 || !shape.every((n) => Number.isSafeInteger(n) && n > 0)) {
+    throw fault(`${path}.shape`, 'must be a list of at most 5 positive whole numbers');
+  }
+  const versions = value.versions;
+  if (!isRecord(versions) || Object.keys(versions).length > MAX_REMOTE_KEYS) {
+    throw fault(`${path}.versions`, `must be an object of at most ${MAX_REMOTE_KEYS} keys`);
+  }
+  for (const [key, version] of Object.entries(versions)) {
+    if (key.length > MAX_URL) throw fault(`${path}.versions`, `names a key of more than ${MAX_URL} characters`);
+    if (version !== null && (typeof version !== 'string' || version.length > MAX_TEXT)) {
+      const why = `must be a version (an ETag or a date) of at most ${MAX_TEXT} characters, or null`;
+      throw fault(`${path}.versions`, `'${key.slice(0, 80)}' ${why}`);
+    }
+  }
+  return {
+    name: text(value.name, `${path}.name`),
+    path: text(value.path, `${path}.path`, MAX_URL),
+    level: value.level as number,
+    level_path: text(value.level_path, `${path}.level_path`),
+    shape: shape as number[],
+    versions: versions as Record<string, string | null>,
+  };
+}
+
+/** What computed a result, or what published the array it shows, or which remote image it was read from. */
 function madeOf(value: Record<string, unknown>, path: string): LayerProvenance {
+  if ('remote' in value) {
+    only(value, ['remote', 'host'], path);
+    return { remote: remoteOf(value.remote, `${path}.remote`), host: text(value.host, `${path}.host`) };
+  }
   if ('published' in value) {
     only(value, ['published', 'host'], path);
     return { published: publishedOf(value.published, `${path}.published`), host: text(value.host, `${path}.host`) };

@@ -10,7 +10,8 @@ import { stableJson } from './stable-json.ts';
 /**
  * `mri({"size":64}) by brain@1.2.0 (bundle 0123456789ab), vitrine 0.1.0`; a published array's:
  * `lab.scan (sha256 0123456789ab) published by ada with vitrine-python/0.1.0 from segment.py at
- * 2026-11-26T10:00:00.000Z, vitrine 0.1.0`.
+ * 2026-11-26T10:00:00.000Z, vitrine 0.1.0`; a remote image's: `lab/cells.ome.zarr level 1 (32×64×64) read
+ * in place, vitrine 0.1.0`.
  */
 export function provenanceSentence(provenance: LayerProvenance): string {
   return `${madeSentence(provenance)}${editedSentence(provenance)}`;
@@ -22,6 +23,10 @@ function madeSentence(provenance: LayerProvenance): string {
     const { specimen, sha256, user, client, source, published_at } = provenance.published;
     const made = `${client ? ` with ${client}` : ''}${source ? ` from ${source}` : ''}`;
     return `${specimen} (sha256 ${sha256.slice(0, 12)}) published by ${user}${made} at ${published_at}, vitrine ${provenance.host}`;
+  }
+  if ('remote' in provenance) {
+    const { name, path, level_path, shape } = provenance.remote;
+    return `${name}/${path} level ${level_path} (${shape.join('×')}) read in place, vitrine ${provenance.host}`;
   }
   if (!('function' in provenance)) return `result ${provenance.base_result.slice(0, 12)}`;
   const call = `${provenance.function}(${stableJson(provenance.params)})`;

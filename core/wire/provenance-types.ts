@@ -40,6 +40,29 @@ export interface PublishedProvenance {
 }
 
 /**
+ * Which level of which remote image a result was read from (an image read in place): the
+ * remote's name, the image's path inside it, the level's index in its multiscales and its
+ * dataset path, and the shape read.
+ */
+export interface RemoteLevelOrigin {
+  name: string;
+  path: string;
+  level: number;
+  level_path: string;
+  shape: number[];
+}
+
+/**
+ * A layer showing a remote image: the level read, and the version (ETag, else Last-Modified)
+ * the remote gave each key read for it, by its path inside the remote; null for a key the
+ * remote did not have (a missing chunk, read as the fill value), '' for one it gave no version.
+ */
+export interface RemoteProvenance {
+  remote: RemoteLevelOrigin & { versions: Record<string, string | null> };
+  host: string;
+}
+
+/**
  * What an edited labels layer's version adds to its base result's provenance: the base result's
  * id and the edits applied over it, by their room log seq, oldest first (an undo is an edit too).
  * The version is how many there are.
@@ -53,7 +76,12 @@ export interface EditedFrom {
  * What made a layer's result: a computation, or a publication; for a version of an edited layer,
  * with its base and edits (only those, over a base nothing is known to have made: a file).
  */
-export type LayerProvenance = ((Provenance | PublishedProvenance) & Partial<EditedFrom>) | EditedFrom;
+export type LayerProvenance = ((Provenance | PublishedProvenance | RemoteProvenance) & Partial<EditedFrom>) | EditedFrom;
+
+/** The remote image a layer's result was read from, or null for any other provenance. */
+export function remoteProvenance(provenance: LayerProvenance | null | undefined): RemoteProvenance | null {
+  return provenance && 'remote' in provenance && typeof provenance.remote === 'object' && provenance.remote !== null ? (provenance as RemoteProvenance) : null;
+}
 
 /** The base and edits of an edited layer's version; null for any other result's provenance. */
 export function editedFrom(provenance: LayerProvenance | null | undefined): EditedFrom | null {

@@ -79,7 +79,8 @@ export async function startRemoteServer(files = new Map<string, Uint8Array>()): 
       status = 206;
       headers['content-range'] = `bytes ${start}-${start + body.length - 1}/${bytes.length}`;
     }
-    state.sent.bytes += body.length;
+    // A HEAD is answered without its body (node leaves it out): no bytes sent.
+    if (request.method !== 'HEAD') state.sent.bytes += body.length;
     response.writeHead(status, { ...headers, 'content-length': String(body.length) }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

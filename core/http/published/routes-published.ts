@@ -149,7 +149,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       const { id } = request.params;
       await published.refresh();
       checkPublishable(ctx, id);
-      if (unpublishRemote(ctx, id)) return reply.code(204).send();
+      if (await unpublishRemote(ctx, id)) return reply.code(204).send();
       if (!(await published.remove(id))) throw createHostError('SPC_ERR_PUBLISHED_NOT_FOUND', id);
       return reply.code(204).send();
     },

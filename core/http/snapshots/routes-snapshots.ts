@@ -103,6 +103,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
         description:
           '`{"snapshot", "layers": [{"id", "status", "plugin", "version", "result_id", "computed_result_id"?, "detail"?}]}`: `status` is `same` ' +
           '(the same result id), `differs` (with both ids) or `unavailable` (its version is no longer kept, or it cannot be computed here). ' +
+          'A layer showing an image read in place asks its remote again for the version (ETag, else Last-Modified) of each key it read: ' +
+          '`differs` once one moved, with `changed` [{"key", "recorded", "now"}] and a `detail` naming them. ' +
           '404 as `GET /api/snapshots/{id}` answers it.',
         params: SNAPSHOT_PARAMS,
       },

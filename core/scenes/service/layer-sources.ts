@@ -40,7 +40,7 @@ export type LayerSourceDeps = RoomRequestDeps & {
   /** Plugin versions kept side by side, for sources that pin one. */
   plugins?: PinDeps['plugins'];
   /** Specimens published from a remote: read in place, the finest level within the host's byte budget. */
-  remotes?: Pick<RemoteData, 'specimen' | 'levelFor' | 'volume'>;
+  remotes?: Pick<RemoteData, 'specimen' | 'levelFor' | 'read' | 'changed'>;
 };
 
 /**
@@ -189,7 +189,10 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
   } else if (resolved.kind === 'static' && deps.remotes?.specimen(resolved.record.id)) {
     const remote = deps.remotes.specimen(resolved.record.id)!;
-    result = await deps.remotes.volume(remote, deps.remotes.levelFor(remote), signal);
+    const read = await deps.remotes.read(remote, deps.remotes.levelFor(remote), signal);
+    result = read.result;
+    // Which level of which image, and the version of every key read: a snapshot keeps them.
+    provenance = { remote: read.origin, host: hostVersion() };
   } else if (resolved.kind === 'static') {
     const file = staticFileSource(resolved.record);
     // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.
