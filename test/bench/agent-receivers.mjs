@@ -6,7 +6,8 @@
  * main thread asks, so that the host and its baseline take turns under the same load.
  * Messages in: `{ op: 'join', key, url, sockets, mode }` joins `sockets` sockets as room `key`;
  * `{ op: 'turn', key, turn }` asks one turn from its first socket and answers once every socket
- * has had the reply's end; `{ op: 'close' }` closes them all. A `fan` room answers, for each
+ * has had the reply's end; `{ op: 'leave', key }` closes room `key`'s sockets, `{ op: 'close' }`
+ * all of them. A `fan` room answers, for each
  * `agent_text` piece on each socket, how long it took from the model server's write (the piece's
  * text starts with its stamp, the writer's performance.now(), which `origin` turns into this
  * clock). A `shot` room's socket answers each capture with a 4 MiB screenshot frame and says when
@@ -66,7 +67,8 @@ function turn(state, i) {
   return new Promise((resolve, reject) => {
     let left = state.sockets.length;
     // A turn that never ends is told, not waited on for ever.
-    const timer = setTimeout(() => reject(new Error(`turn ${i}: ${left} of ${state.sockets.length} sockets had no reply's end in ${TURN_MS / 1000} s`)), TURN_MS);
+    const late = () => new Error(`turn ${i}: ${left} of ${state.sockets.length} sockets had no reply's end in ${TURN_MS / 1000} s`);
+    const timer = setTimeout(() => reject(late()), TURN_MS);
     state.hooks.done = () => --left === 0 && (clearTimeout(timer), resolve());
     state.hooks.fail = (message) => (clearTimeout(timer), reject(new Error(`turn ${i} was refused: ${message}`)));
     state.sockets[0].send(JSON.stringify({ type: 'text', text: `turn ${i}` }));
@@ -90,6 +92,11 @@ parentPort.on('message', async (message) => {
       // A new conversation after each screenshot turn: the next request carries its own picture only.
       if (mode === 'shot') state.sockets[0].send(JSON.stringify({ type: 'end_conversation' }));
       return parentPort.postMessage({ ok: true, measured: state.measured });
+    }
+    if (message.op === 'leave') {
+      for (const socket of rooms.get(message.key).state.sockets) socket.close();
+      rooms.delete(message.key);
+      return parentPort.postMessage({ ok: true });
     }
     if (message.op === 'close') {
       for (const { state } of rooms.values()) for (const socket of state.sockets) socket.close();

@@ -78,6 +78,11 @@ class Receivers {
     return this.#ask({ op: 'turn', key, turn });
   }
 
+  /** Closes room `key`'s sockets. */
+  leave(key: string): Promise<void> {
+    return this.#ask({ op: 'leave', key });
+  }
+
   async close(): Promise<void> {
     await this.#ask({ op: 'close' });
     await this.#worker.terminate();
@@ -112,6 +117,8 @@ async function fanOut(receivers: Receivers, hostUrl: string, relay: { url: strin
     const sides = [() => timed(host, hostPid, () => receivers.turn('host', i)), () => timed(bare, relay.pid, () => receivers.turn('bare', i))];
     for (const side of i % 2 ? sides.reverse() : sides) await side();
   }
+  await receivers.leave('host');
+  await receivers.leave('bare');
   return { host, bare };
 }
 
