@@ -59,13 +59,16 @@ export interface AgentSocketDeps {
   fault(message: string, error: unknown): void;
 }
 
-/** Each host frame's JSON, made once however many sockets it goes to (a frame is never changed once sent). */
-const texts = new WeakMap<object, string>();
+/**
+ * Each host frame's JSON as UTF-8 bytes, made once however many sockets it goes to (a frame is
+ * never changed once sent): every socket is handed the same bytes, none encodes the text again.
+ */
+const encoded = new WeakMap<object, Buffer>();
 
-function textOf(frame: object): string {
-  let text = texts.get(frame);
-  if (text === undefined) texts.set(frame, (text = JSON.stringify(frame)));
-  return text;
+function bytesOfFrame(frame: object): Buffer {
+  let bytes = encoded.get(frame);
+  if (bytes === undefined) encoded.set(frame, (bytes = Buffer.from(JSON.stringify(frame), 'utf8')));
+  return bytes;
 }
 
 function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMember {
@@ -84,7 +87,7 @@ function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMem
     baseUrl: who.baseUrl,
     send: (frame) => {
       // ws's own framing: one writer per connection, whatever extensions it uses.
-      if (following()) socket.send(textOf(frame), { binary: false });
+      if (following()) socket.send(bytesOfFrame(frame), { binary: false });
     },
     sendBytes: (data) => {
       if (following()) socket.send(data);

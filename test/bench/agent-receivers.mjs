@@ -1,22 +1,28 @@
 /**
  * @module agent-receivers
  * The far end of the agent benchmark, run in a worker thread so that its event loop is not the
- * one of the model server writing the pieces: the sockets of one room (`WS /ws/agent/{room}` on a
- * host, or the same path on the bare relay), driven as headsets are. `fan` joins `sockets`
- * sockets, asks `turns` turns from the first and takes, for each `agent_text` piece on each
- * socket, how long it took from the model server's write (the piece's text starts with its stamp,
- * the writer's performance.now(), which `origin` turns into this clock). `shot` joins one socket
- * that answers each capture with a 4 MiB screenshot frame and says when it sent each one. Times
- * cross threads as performance.timeOrigin + performance.now().
+ * one of the model server writing the pieces: the sockets of rooms (`WS /ws/agent/{room}` on a
+ * host, or the same path on the bare relay), driven as headsets are, one step at a time as the
+ * main thread asks, so that the host and its baseline take turns under the same load.
+ * Messages in: `{ op: 'join', key, url, sockets, mode }` joins `sockets` sockets as room `key`;
+ * `{ op: 'turn', key, turn }` asks one turn from its first socket and answers once every socket
+ * has had the reply's end; `{ op: 'leave', key }` closes room `key`'s sockets, `{ op: 'close' }`
+ * all of them. A `fan` room answers, for each
+ * `agent_text` piece on each socket, how long it took from the model server's write (the piece's
+ * text starts with its stamp, the writer's performance.now(), which `origin` turns into this
+ * clock). A `shot` room's socket answers each capture with a 4 MiB screenshot frame and says when
+ * it sent it. Times cross threads as performance.timeOrigin + performance.now().
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 
-const { url, mode, sockets: count = 1, turns, origin } = workerData;
+const { origin } = workerData;
 const now = () => performance.timeOrigin + performance.now();
+/** Longest a turn may take before the benchmark gives up on it. */
+const TURN_MS = 120_000;
 
 /** One socket, resolved once the room's `history` reached it; each text frame goes to `onFrame`. */
-function join(onFrame) {
+function join(url, onFrame) {
   const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
   return new Promise((resolve, reject) => {
     socket.on('message', (data, isBinary) => {
@@ -40,52 +46,63 @@ function screenshotFrame() {
   return frame;
 }
 
-/** Runs `turns` turns from `speaker`, each ended when `done` has been called `expected` times. */
-async function talk(speaker, expected, hooks) {
-  for (let i = 0; i < turns; i++) {
-    await new Promise((resolve, reject) => {
-      let left = expected;
-      hooks.done = () => --left === 0 && resolve();
-      hooks.fail = (message) => reject(new Error(`turn ${i} was refused: ${message}`));
-      speaker.send(JSON.stringify({ type: 'text', text: `turn ${i}` }));
-    });
-    hooks.after?.(speaker);
-  }
-}
-
-async function fan() {
-  const delays = [];
-  const hooks = {};
-  const onFrame = (frame, at) => {
-    if (frame.type === 'agent_text') delays.push(at - (origin + Number(frame.text.split('|')[0])));
-    else if (frame.type === 'agent_text_done') hooks.done?.();
-    else if (frame.type === 'error') hooks.fail?.(frame.message);
-  };
-  const sockets = [];
-  for (let i = 0; i < count; i++) sockets.push(await join(onFrame));
-  await talk(sockets[0], count, hooks);
-  for (const socket of sockets) socket.close();
-  return { delays };
-}
-
-async function shot() {
-  const frame = screenshotFrame();
-  const sent = [];
-  const hooks = {};
-  const onFrame = (message, _at, socket) => {
-    if (message.type === 'tool_call') {
+/** A room of sockets: what its turns measured, and the hooks a running turn listens on. */
+function room(mode) {
+  const frame = mode === 'shot' ? screenshotFrame() : null;
+  const state = { sockets: [], measured: [], hooks: {} };
+  state.onFrame = (message, at, socket) => {
+    if (message.type === 'agent_text' && mode === 'fan') state.measured.push(at - (origin + Number(message.text.split('|')[0])));
+    else if (message.type === 'tool_call' && frame) {
       socket.send(JSON.stringify({ type: 'tool_result', request_id: message.request_id, result: { ok: true } }));
-      sent.push(now());
+      state.measured.push(now());
       socket.send(frame);
-    } else if (message.type === 'agent_text_done') hooks.done?.();
-    else if (message.type === 'error') hooks.fail?.(message.message);
+    } else if (message.type === 'agent_text_done') state.hooks.done?.();
+    else if (message.type === 'error') state.hooks.fail?.(message.message);
   };
-  const socket = await join(onFrame);
-  // A new conversation after each turn: the next request carries its own picture, not those before it.
-  hooks.after = (speaker) => speaker.send(JSON.stringify({ type: 'end_conversation' }));
-  await talk(socket, 1, hooks);
-  socket.close();
-  return { sent };
+  return state;
 }
 
-parentPort.postMessage(await (mode === 'shot' ? shot() : fan()));
+/** One turn from the room's first socket, ended when every socket has had `agent_text_done`. */
+function turn(state, i) {
+  return new Promise((resolve, reject) => {
+    let left = state.sockets.length;
+    // A turn that never ends is told, not waited on for ever.
+    const late = () => new Error(`turn ${i}: ${left} of ${state.sockets.length} sockets had no reply's end in ${TURN_MS / 1000} s`);
+    const timer = setTimeout(() => reject(late()), TURN_MS);
+    state.hooks.done = () => --left === 0 && (clearTimeout(timer), resolve());
+    state.hooks.fail = (message) => (clearTimeout(timer), reject(new Error(`turn ${i} was refused: ${message}`)));
+    state.sockets[0].send(JSON.stringify({ type: 'text', text: `turn ${i}` }));
+  });
+}
+
+const rooms = new Map();
+
+parentPort.on('message', async (message) => {
+  try {
+    if (message.op === 'join') {
+      const state = room(message.mode);
+      for (let i = 0; i < message.sockets; i++) state.sockets.push(await join(message.url, state.onFrame));
+      rooms.set(message.key, { state, mode: message.mode });
+      return parentPort.postMessage({ ok: true });
+    }
+    if (message.op === 'turn') {
+      const { state, mode } = rooms.get(message.key);
+      state.measured = [];
+      await turn(state, message.turn);
+      // A new conversation after each screenshot turn: the next request carries its own picture only.
+      if (mode === 'shot') state.sockets[0].send(JSON.stringify({ type: 'end_conversation' }));
+      return parentPort.postMessage({ ok: true, measured: state.measured });
+    }
+    if (message.op === 'leave') {
+      for (const socket of rooms.get(message.key).state.sockets) socket.close();
+      rooms.delete(message.key);
+      return parentPort.postMessage({ ok: true });
+    }
+    if (message.op === 'close') {
+      for (const { state } of rooms.values()) for (const socket of state.sockets) socket.close();
+      return parentPort.postMessage({ ok: true });
+    }
+  } catch (error) {
+    parentPort.postMessage({ ok: false, error: error.message });
+  }
+});

@@ -1,18 +1,22 @@
 /**
  * @module agent-rooms.bench
- * The agent socket under a room's and a host's load, each against the bound a headset needs:
- * a reply streamed to 24 sockets of one room (how long each piece takes from the model
- * server's write to each socket), beside the same pieces through a bare relay (a plain ws
- * server, no host: the physical bound), so the host's own share shows; a 4 MiB screenshot from
- * the executor to the model's next request, beside the provider's client sending it alone; and
- * `/healthz` while 32 rooms talk at once, beside `/healthz` on the same host at rest. The sockets
- * that receive and the executor run in a worker thread (agent-receivers.mjs), so their work is
- * not on the loop of the model server's writer. The host's CPU time for the first two is given
- * too: on a shared machine it moves less with the load than the delays do.
+ * The agent socket under a room's and a host's load, each against its baseline in the same run:
+ * a reply streamed to 24 sockets of one room (how long each piece takes from the model server's
+ * write to each socket), beside the same pieces through a bare relay (a plain ws server, no host:
+ * the physical bound), the bound being the host's p99 at most twice the relay's; a 4 MiB
+ * screenshot from the executor to the model's next request, beside the provider's client sending
+ * the same picture alone (the host's p50 at most 1.5 times the client's); and `/healthz` while 32
+ * rooms talk at once, beside `/healthz` on the same host at rest. Each comparison's two sides take
+ * turns (the order swapped every turn), so a machine whose load moves moves both. The sockets that
+ * receive and the executor run in a worker thread (agent-receivers.mjs), so their work is not on
+ * the loop of the model server's writer. The CPU each side's process spent is given too: on a
+ * shared machine it moves less with the load than the delays do.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadavg } from 'node:os';
-import Anthropic from '@anthropic-ai/sdk';
 import { connectAgent, type AgentClient } from '../helpers/agent-client.ts';
 import { room } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
@@ -48,57 +52,143 @@ async function turn(sockets: AgentClient[], words: string): Promise<void> {
   if (refused) throw new Error(`the turn '${words}' was refused: ${String(refused.message)}`);
 }
 
-/** The far end of a room (agent-receivers.mjs) in a worker thread of its own; resolves what it measured. */
-function receivers<T>(data: { url: string; mode: 'fan' | 'shot'; sockets?: number }): Promise<T> {
-  const worker = new Worker(new URL('agent-receivers.mjs', import.meta.url), { workerData: { ...data, turns: TURNS, origin: performance.timeOrigin } });
-  return new Promise<T>((resolve, reject) => {
-    worker.once('message', (result: T) => void worker.terminate().then(() => resolve(result)));
-    worker.once('error', reject);
-  });
+/** The far end of the rooms (agent-receivers.mjs), in a worker thread of its own, asked one step at a time. */
+class Receivers {
+  #worker = new Worker(new URL('agent-receivers.mjs', import.meta.url), { workerData: { origin: performance.timeOrigin } });
+
+  #ask<T>(message: Record<string, unknown>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      this.#worker.once('error', failed);
+      this.#worker.once('message', (answer: { ok: boolean; error?: string; measured?: T }) => {
+        this.#worker.off('error', failed);
+        if (answer.ok) resolve(answer.measured as T);
+        else reject(new Error(String(answer.error)));
+      });
+      this.#worker.postMessage(message);
+    });
+  }
+
+  join(key: string, url: string, mode: 'fan' | 'shot', sockets: number): Promise<void> {
+    return this.#ask({ op: 'join', key, url, mode, sockets });
+  }
+
+  /** One turn of room `key`: each piece's delay on each socket (fan), or when each screenshot was sent (shot). */
+  turn(key: string, turn: number): Promise<number[]> {
+    return this.#ask({ op: 'turn', key, turn });
+  }
+
+  /** Closes room `key`'s sockets. */
+  leave(key: string): Promise<void> {
+    return this.#ask({ op: 'leave', key });
+  }
+
+  async close(): Promise<void> {
+    await this.#ask({ op: 'close' });
+    await this.#worker.terminate();
+  }
 }
 
-/** Each piece's delay from the model server's write to its arrival on each of 24 sockets at `url`. */
-async function fanOut(url: string, model: ScriptedModel): Promise<number[]> {
-  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `{now}|${i} `), pace: every(2) }));
-  return (await receivers<{ delays: number[] }>({ url, mode: 'fan', sockets: 24 })).delays;
+/** What one side of a comparison measured, and the CPU its process spent on it. */
+interface Side {
+  ms: number[];
+  cpu: number;
 }
 
-/** From the executor's 4 MiB screenshot frame to the model's request carrying it, whole. */
-async function screenshots(host: RunningHost, model: ScriptedModel): Promise<number[]> {
-  const ended: number[] = [];
-  model.answer((request) => {
-    const pictured = request.toolResults.some((t) => t.images > 0);
-    if (pictured) ended.push(performance.timeOrigin + model.timings.at(-1)!.ended);
-    return pictured ? { text: ['Seen.'] } : { calls: [{ name: 'capture_viewport', args: {} }] };
-  });
-  const { sent } = await receivers<{ sent: number[] }>({ url: agentUrl(host.url, room('agent-shot')), mode: 'shot' });
-  return sent.map((at, i) => ended[i]! - at);
-}
-
-/** A screenshot's picture as the receivers send it: what follows the header in a 4 MiB frame. */
-function picture(): Buffer {
-  const jpeg = Buffer.alloc(4 * 1024 * 1024 - 4 - JSON.stringify({ kind: 'screenshot', mime: 'image/jpeg' }).length, 7);
-  jpeg.set([0xff, 0xd8, 0xff], 0);
-  return jpeg;
+/** Runs `work` for the process `pid`, adding what it measured and the CPU it cost to `side`. */
+async function timed(side: Side, pid: number, work: () => Promise<number[]>): Promise<void> {
+  const cpu = cpuMs(pid);
+  side.ms.push(...(await work()));
+  side.cpu += cpuMs(pid) - cpu;
 }
 
 /**
- * The bound under the host's path: the same picture sent by the provider's official client
- * alone, from the call to the same server having the whole body (the request the host makes).
+ * Each piece's delay from the model server's write to its arrival on each of 24 sockets: the
+ * host's room and the bare relay's take turns (the order swapped every turn), so both see the
+ * same load.
  */
-async function clientAlone(model: ScriptedModel, jpeg: Buffer): Promise<number[]> {
-  model.answer(() => ({ text: ['Seen.'] }));
-  const client = new Anthropic({ apiKey: 'sk-ant-bench', baseURL: model.url, maxRetries: 0 });
-  const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/jpeg' as const, data: '' } };
-  const delays: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const asked = performance.now();
-    image.source.data = jpeg.toString('base64');
-    const stream = await client.messages.create({ model: 'bench', max_tokens: 10, stream: true, messages: [{ role: 'user', content: [image] }] });
-    delays.push(model.timings.at(-1)!.ended - asked);
-    for await (const event of stream) void event;
+async function fanOut(receivers: Receivers, hostUrl: string, relay: { url: string; pid: number }, hostPid: number, model: ScriptedModel) {
+  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `{now}|${i} `), pace: every(2) }));
+  await receivers.join('host', agentUrl(hostUrl, room('agent-fan')), 'fan', 24);
+  await receivers.join('bare', relay.url, 'fan', 24);
+  const host: Side = { ms: [], cpu: 0 };
+  const bare: Side = { ms: [], cpu: 0 };
+  for (let i = 0; i < TURNS; i++) {
+    const sides = [() => timed(host, hostPid, () => receivers.turn('host', i)), () => timed(bare, relay.pid, () => receivers.turn('bare', i))];
+    for (const side of i % 2 ? sides.reverse() : sides) await side();
   }
-  return delays;
+  await receivers.leave('host');
+  await receivers.leave('bare');
+  return { host, bare };
+}
+
+/**
+ * The provider's official client alone in a process of its own (plain-picture-client.mjs), as the
+ * host is: `send()` has it send the picture once, resolving when it began (a clock shared by the
+ * bench's processes and threads).
+ */
+async function pictureClient(modelUrl: string): Promise<{ send(): Promise<number>; stop(): void }> {
+  const script = fileURLToPath(new URL('plain-picture-client.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, modelUrl], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => String((await lines.next()).value ?? 'failed: the client ended');
+  if ((await next()) !== 'ready') throw new Error('the picture client did not start');
+  return {
+    async send() {
+      child.stdin!.write('go\n');
+      const line = await next();
+      if (!line.startsWith('asked ')) throw new Error(`the picture client ${line}`);
+      return Number(line.slice('asked '.length));
+    },
+    stop: () => void child.kill(),
+  };
+}
+
+/** Where a screenshot's time went: until the request's first bytes reached the model server, and in all. */
+interface ShotTimes {
+  toRequest: number[];
+  whole: number[];
+}
+
+/**
+ * A 4 MiB screenshot from the executor's frame to the model's request carrying it, whole, beside
+ * the bound under it: the same picture sent by the provider's official client alone, from the
+ * call to the same server having the whole body. The two take turns, the order swapped every time.
+ */
+async function screenshots(receivers: Receivers, host: RunningHost, model: ScriptedModel) {
+  const times: { arrived: number; ended: number }[] = [];
+  model.answer((request) => {
+    // The client alone offers no tools; the host's request carrying the picture answers the capture.
+    const pictured = request.toolResults.some((t) => t.images > 0) || request.toolNames.length === 0;
+    if (pictured) times.push(model.timings.at(-1)!);
+    return pictured ? { text: ['Seen.'] } : { calls: [{ name: 'capture_viewport', args: {} }] };
+  });
+  await receivers.join('shot', agentUrl(host.url, room('agent-shot')), 'shot', 1);
+  const client = await pictureClient(model.url);
+  const shots: Record<'host' | 'alone', ShotTimes> = { host: { toRequest: [], whole: [] }, alone: { toRequest: [], whole: [] } };
+  const took = (side: ShotTimes, from: number) => {
+    const at = times.at(-1)!;
+    side.toRequest.push(performance.timeOrigin + at.arrived - from);
+    side.whole.push(performance.timeOrigin + at.ended - from);
+  };
+  const pid = host.child.pid!;
+  let hostCpu = 0;
+  const viaHost = async (i: number) => {
+    const cpu = cpuMs(pid);
+    const [sent] = await receivers.turn('shot', i);
+    hostCpu += cpuMs(pid) - cpu;
+    took(shots.host, sent!);
+  };
+  const alone = async () => took(shots.alone, await client.send());
+  try {
+    for (let i = 0; i < TURNS; i++) {
+      const sides = [() => viaHost(i), alone];
+      for (const side of i % 2 ? sides.reverse() : sides) await side();
+    }
+  } finally {
+    client.stop();
+  }
+  return { ...shots, hostCpu };
 }
 
 /** `/healthz` every 20 ms for `ms`, each answer's time. */
@@ -137,36 +227,34 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     env: { ANTHROPIC_API_KEY: 'sk-ant-bench' },
   });
   const relay = await startScriptServer(`import(${JSON.stringify(new URL('plain-agent-relay.mjs', import.meta.url).href)})`, [model.url]);
+  const receivers = new Receivers();
   const load = () => loadavg()[0]!.toFixed(2);
   const loads = [load()];
-  const pid = host.child.pid!;
-  let cpu = cpuMs(pid);
-  const fan = await fanOut(agentUrl(host.url, room('agent-fan')), model);
-  const fanCpu = cpuMs(pid) - cpu;
-  cpu = cpuMs(relay.pid);
-  const bare = await fanOut(relay.url, model);
-  const bareCpu = cpuMs(relay.pid) - cpu;
+  const fan = await fanOut(receivers, host.url, relay, host.child.pid!, model);
   relay.stop();
-  cpu = cpuMs(pid);
-  const shots = await screenshots(host, model);
-  const shotCpu = cpuMs(pid) - cpu;
-  const alone = await clientAlone(model, picture());
+  const shots = await screenshots(receivers, host, model);
+  await receivers.close();
   const { busy, rest } = await busyRooms(host, model);
   loads.push(load());
   await host.stop();
   await model.close();
+  const perPiece = (side: Side) => ((side.cpu * 1000) / side.ms.length).toFixed(1);
+  const ratio = (a: number[], b: number[], q: number) => (quantile(a, q) / quantile(b, q)).toFixed(2);
   return {
     name: 'agent: a room of 24, a 4 MiB screenshot, 32 rooms at once',
     lines: [
       `load average (1 min) before and after: ${loads.join(' / ')}`,
-      `a reply's pieces from the model's write to each of 24 sockets: ${figures(fan)}`,
-      `  the host's CPU: ${((fanCpu * 1000) / fan.length).toFixed(1)} µs a piece to a socket, turns and joins included`,
-      `baseline, the same pieces through a bare relay (one ws server, no host): ${figures(bare)}`,
-      `  its CPU: ${((bareCpu * 1000) / bare.length).toFixed(1)} µs a piece to a socket`,
-      `  added by the host: p50 ${added(fan, bare, 0.5)} ms, p99 ${added(fan, bare, 0.99)} ms (bound: p99 10 ms)`,
-      `a 4 MiB screenshot frame to the model's request, whole: ${figures(shots)} (bound: 50 ms)`,
-      `  the host's CPU: ${(shotCpu / shots.length).toFixed(1)} ms a screenshot, its turn (two model steps) included`,
-      `baseline, the same picture by the provider's client alone to the same server: ${figures(alone)}`,
+      `a reply's pieces from the model's write to each of 24 sockets, ${TURNS} turns each side, taking turns:`,
+      `  the host: ${figures(fan.host.ms)}; its CPU ${perPiece(fan.host)} µs a piece to a socket, turns included`,
+      `  a bare relay (one ws server, no host): ${figures(fan.bare.ms)}; its CPU ${perPiece(fan.bare)} µs a piece to a socket`,
+      `  the host's p99 over the bare relay's: ${ratio(fan.host.ms, fan.bare.ms, 0.99)}× (bound: 2×); ` +
+        `added by the host: p50 ${added(fan.host.ms, fan.bare.ms, 0.5)} ms, p99 ${added(fan.host.ms, fan.bare.ms, 0.99)} ms`,
+      `a 4 MiB screenshot frame to the model's request, whole, ${TURNS} each side, taking turns:`,
+      `  through the host: ${figures(shots.host.whole)}; until the request's first bytes: ${figures(shots.host.toRequest)}`,
+      `    the host's CPU: ${(shots.hostCpu / TURNS).toFixed(1)} ms a screenshot's turn (two model steps)`,
+      `  the provider's client alone, in a process of its own, the same picture to the same server: ${figures(shots.alone.whole)}; ` +
+        `until the request's first bytes: ${figures(shots.alone.toRequest)}`,
+      `  the host's p50 over the client's alone: ${ratio(shots.host.whole, shots.alone.whole, 0.5)}× (bound: 1.5×)`,
       `/healthz while 32 rooms talk: ${figures(busy)} (bound: 250 ms)`,
       `baseline, /healthz on the same host at rest: ${figures(rest)}`,
     ],
