@@ -6,38 +6,27 @@
  * blob is gone reads as a miss.
  */
 import type { Redis } from 'ioredis';
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import { PointedBlobs } from '../blobs/pointed-blobs.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { rememberResultId } from '../results/result-id.ts';
 import { keptForm, setOfKept, type KeptLevelSets } from './kept-level-sets.ts';
 import type { SegmentLods } from './level-set.ts';
 
 export class RedisKeptLevelSets implements KeptLevelSets {
-  #redis: Redis;
-  #blobs: BlobStore;
-  #ttlMs: number;
+  readonly #kept: PointedBlobs;
 
   constructor(redis: Redis, blobs: BlobStore, ttlMs: number) {
-    this.#redis = redis;
-    this.#blobs = blobs;
-    this.#ttlMs = Math.max(1, Math.round(ttlMs));
+    this.#kept = new PointedBlobs(redis, blobs, ttlMs);
   }
 
   async keep(name: string, lods: SegmentLods, keptId: string): Promise<void> {
     const form = keptForm(lods.packed);
     rememberResultId(form, keptId);
-    const { stored, hash, meta } = await this.#blobs.put(form, this.#ttlMs);
-    // A store out of room keeps none of it: nothing to name.
-    if (stored) await this.#redis.set(KEYS.meshLevels(name), JSON.stringify({ hash, meta } satisfies BlobRef), 'PX', this.#ttlMs);
+    await this.#kept.keep(KEYS.meshLevels(name), form);
   }
 
   async find(name: string): Promise<SegmentLods | null> {
-    const key = KEYS.meshLevels(name);
-    const pointer = await this.#redis.get(key);
-    if (!pointer) return null;
-    const ref = JSON.parse(pointer) as BlobRef;
-    const lods = setOfKept(await this.#blobs.get(ref));
-    if (lods) await Promise.all([this.#redis.pexpire(key, this.#ttlMs), this.#blobs.touch(ref, this.#ttlMs)]);
-    return lods;
+    return setOfKept(await this.#kept.find(KEYS.meshLevels(name)));
   }
 }

@@ -6,35 +6,24 @@
  * whose blob is gone reads as a miss.
  */
 import type { Redis } from 'ioredis';
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import { PointedBlobs } from '../blobs/pointed-blobs.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { RemoteBytes } from './remote-bytes.ts';
 import { keptRead, readOfKept, type RemoteCache } from './remote-cache.ts';
 
 export class BlobRemoteCache implements RemoteCache {
-  #redis: Redis;
-  #blobs: BlobStore;
-  #ttlMs: number;
+  readonly #kept: PointedBlobs;
 
   constructor(redis: Redis, blobs: BlobStore, ttlMs: number) {
-    this.#redis = redis;
-    this.#blobs = blobs;
-    this.#ttlMs = Math.max(1, Math.round(ttlMs));
+    this.#kept = new PointedBlobs(redis, blobs, ttlMs);
   }
 
   async get(key: string): Promise<RemoteBytes | undefined> {
-    const name = KEYS.remoteRead(key);
-    const pointer = await this.#redis.get(name);
-    if (!pointer) return undefined;
-    const ref = JSON.parse(pointer) as BlobRef;
-    const read = readOfKept(await this.#blobs.get(ref));
-    if (read) await Promise.all([this.#redis.pexpire(name, this.#ttlMs), this.#blobs.touch(ref, this.#ttlMs)]);
-    return read;
+    return readOfKept(await this.#kept.find(KEYS.remoteRead(key)));
   }
 
   async set(key: string, value: RemoteBytes): Promise<void> {
-    const { stored, hash, meta } = await this.#blobs.put(keptRead(value), this.#ttlMs);
-    // A store out of room keeps none of it: nothing to point at.
-    if (stored) await this.#redis.set(KEYS.remoteRead(key), JSON.stringify({ hash, meta } satisfies BlobRef), 'PX', this.#ttlMs);
+    await this.#kept.keep(KEYS.remoteRead(key), keptRead(value));
   }
 }
