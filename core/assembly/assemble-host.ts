@@ -41,6 +41,7 @@ import { assembleWorkspace, type Workspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
 import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { LabelsEditing } from '../edits/service/labels-editing.ts';
+import { CarriedEdits } from '../edits/service/carried-edits.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
@@ -225,6 +226,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     versions: meshes,
   });
+  const carriedEdits = new CarriedEdits(editing, base.resultIds, (message, err) => log.warn({ err }, message));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
     scenes,
@@ -236,8 +238,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     hasLevels,
     carried: sessionSpecimens(sources),
     arraysInto: (roomId, layers) => arraysIntoRoom(sources, roomId, layers),
-    editedVersion: (roomId, layerId) => editing.editedVersion(roomId, layerId),
-    replayEdits: (roomId, edits) => editing.replay(roomId, edits),
+    editedVersion: (roomId, layerId) => carriedEdits.editedVersion(roomId, layerId),
+    replayEdits: (roomId, edits) => carriedEdits.replay(roomId, edits),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });

@@ -19,12 +19,12 @@ import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
 import type { SceneStore } from '../../scenes/scene-store.ts';
 import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts';
 import { obtainLayerResult, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import { isLabelDType } from '../../results/label-fields.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { SceneLayer } from '../../wire/scene-types.ts';
 import { checkEdit } from '../check-edit.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
-import type { CarriedEdit } from '../../wire/snapshot-types.ts';
 import { LayerEdits } from '../layer-edits.ts';
 import { tableFields, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
@@ -70,8 +70,6 @@ interface LoadedLayer {
 const ATTEMPTS = 100;
 /** Edits in one page of the list, at most. */
 const MAX_PAGE = 10_000;
-
-const LABEL_DTYPES: readonly string[] = ['uint8', 'uint16', 'uint32'];
 
 /** The shape of a labels volume as z, y, x: time and channel axes of one step only. */
 function gridOf(volume: StoredVolume): [number, number, number] | null {
@@ -130,7 +128,7 @@ export class LabelsEditing {
     const baseId = editedFrom(layer.result?.provenance)?.base_result ?? layer.result?.result_id;
     const held = baseId ? await sources.resultIds.find(baseId) : null;
     const result = held ?? (await obtainLayerResult(sources, await this.#deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
-    if (result.type !== 'volume' || !LABEL_DTYPES.includes(result.dtype) || !gridOf(result))
+    if (result.type !== 'volume' || !isLabelDType(result.dtype) || !gridOf(result))
       throw createHostError('SPC_ERR_EDIT_NOT_LABELS', layer.id, `${result.type} (not a uint8, uint16 or uint32 segmentation of one step)`);
     return result;
   }
@@ -244,57 +242,20 @@ export class LabelsEditing {
     return versionProvenance(made, await this.#deps.sources.resultIds.of(base.result), at.records);
   }
 
-  /**
-   * An edited layer's current version as a snapshot records it (its result, id and provenance),
-   * with its base result and its edits up to it, which the snapshot carries; null for a layer
-   * with no edit kept (nor loaded here): what its source gives is what it shows.
-   */
-  async editedVersion(
-    roomId: string,
-    layerId: string,
-  ): Promise<{ result: StoredResult; resultId: string; provenance?: LayerProvenance; base: StoredResult; edits: CarriedEdit[] } | null> {
-    const loaded = this.#layers.has(JSON.stringify([roomId, layerId]));
-    if (!loaded && (await this.#deps.store.after(roomId, layerId, 0)).length === 0) return null;
-    const at = await this.labelsAt(roomId, layerId);
-    if (at.version === 0) return null;
-    const [resultId, provenance, base] = await Promise.all([
-      this.#deps.sources.resultIds.of(at.result),
-      this.provenanceAt(roomId, layerId, at),
-      this.labelsAt(roomId, layerId, 0),
-    ]);
-    const edits = at.records.map(({ layer, seq, ts, by, version, edit }) => ({ layer, seq, ts, by, version, edit }));
-    return { result: at.result, resultId, ...(provenance ? { provenance } : {}), base: base.result, edits };
+  /** Whether the layer has any edit kept. */
+  async hasEdits(roomId: string, layerId: string): Promise<boolean> {
+    return (await this.#deps.store.after(roomId, layerId, 0)).length > 0;
   }
 
-  /**
-   * A snapshot's carried edits made again in room `roomId`, in order, as its restorer's edits,
-   * for each layer that has no edit of its own there (a room restored into its own past keeps
-   * its list). An undo or redo names the edit it acts on by its new seq. A carried edit refused
-   * here (a file can say anything) ends that layer's replay, said in the log.
-   */
-  async replay(roomId: string, carried: readonly CarriedEdit[]): Promise<void> {
-    const byLayer = new Map<string, CarriedEdit[]>();
-    for (const edit of carried) byLayer.set(edit.layer, [...(byLayer.get(edit.layer) ?? []), edit]);
-    for (const [layerId, edits] of byLayer) {
-      if ((await this.#deps.store.after(roomId, layerId, 0)).length > 0) continue;
-      const seqs = new Map<number, number>();
-      // The restored scene names the carried version already: no step on the way is named.
-      const key = JSON.stringify([roomId, layerId]);
-      this.#replaying.add(key);
-      try {
-        for (const { seq, edit } of edits) {
-          const answer =
-            edit.op === 'undo' || edit.op === 'redo'
-              ? await this.reverse(roomId, layerId, edit.op, seqs.get(edit.seq) ?? -1)
-              : await this.edit(roomId, layerId, edit);
-          seqs.set(seq, answer.seq);
-        }
-      } catch (error) {
-        this.#deps.warn(`the edits a snapshot carries of layer '${layerId}' were made again in room '${roomId}' only in part`, error);
-      } finally {
-        this.#replaying.delete(key);
-        if (seqs.size > 0) this.#shown.changed(roomId, layerId);
-      }
+  /** Runs `work` (edits made again) naming no version on the way; then the current one, when `madeAny` says so. */
+  async unnamed(roomId: string, layerId: string, work: () => Promise<void>, madeAny: () => boolean): Promise<void> {
+    const key = JSON.stringify([roomId, layerId]);
+    this.#replaying.add(key);
+    try {
+      await work();
+    } finally {
+      this.#replaying.delete(key);
+      if (madeAny()) this.#shown.changed(roomId, layerId);
     }
   }
 
