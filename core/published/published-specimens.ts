@@ -132,11 +132,9 @@ export class PublishedSpecimens {
    * a bounded time: the catalog keeps answering from the copies while the service is away.
    */
   async refresh(): Promise<void> {
+    // A lone host is the only writer of what it lists: nothing to bring in line.
+    if (!this.#share) return;
     const followers = this.#followers.map((follower) => follower().catch((error: Error) => this.#log.warn(`a catalog refresh failed: ${error.message}`)));
-    if (!this.#share) {
-      if (followers.length > 0) await waitAtMost(Promise.all(followers), REFRESH_WAIT_MS);
-      return;
-    }
     this.#refreshing ??= this.#readShare().finally(() => (this.#refreshing = null));
     await waitAtMost(Promise.all([this.#refreshing, ...followers]), REFRESH_WAIT_MS);
   }
