@@ -161,13 +161,13 @@ describe('an agent whose services misbehave', () => {
     await stillServing([lone], sockets);
     expect(lone.stderr()).not.toMatch(/unhandled|Cannot set property/i);
     await Promise.all(sockets.map((s) => s.close()));
-  }, 60_000);
+  });
 
   it('keeps both hosts of a service up through the same faults, the room held by the other host', async () => {
     const sockets = await everyFault(service[1]!.url, service[0]!.url);
     await stillServing(service, sockets);
     await Promise.all(sockets.map((s) => s.close()));
-  }, 60_000);
+  });
 
   it('keeps both hosts up while Redis stalls and while it is gone: each turn it cannot record is an error', async () => {
     const r = room('redis-stall');
