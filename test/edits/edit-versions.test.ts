@@ -62,6 +62,21 @@ describe('versions of an edited labels layer', () => {
     await other.close();
   });
 
+  /** Snapshot `id`'s session file taken in by the other host and restored there into a fresh room, whose id it answers. */
+  async function restoredElsewhere(id: string): Promise<string> {
+    const file = new Uint8Array(await (await fetch(`${url}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
+    const loaded = await fetch(`${otherUrl}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file });
+    expect(loaded.status).toBeLessThan(300);
+    const elsewhere = room();
+    const put = await fetch(`${otherUrl}/api/rooms/${elsewhere}/scene`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ snapshot: id }),
+    });
+    expect(put.status).toBe(200);
+    return elsewhere;
+  }
+
   it("names the current version as the layer's result, with its base and edits as provenance", async () => {
     const base = await volumeAt(`/api/rooms/${r}/layers/seg/labels?version=0`);
     const baseId = base.headers.get('x-result-id')!;
@@ -144,16 +159,7 @@ describe('versions of an edited labels layer', () => {
     expect(restored.result!.result_id).toBe(seen.result_id);
     expect(Array.from((await volumeAt(restored.result!.data_url)).volume.data)).toEqual(Array.from(seenVolume.volume.data));
     // The session file carries the edited bytes: another host shows them in a room it restores.
-    const file = new Uint8Array(await (await fetch(`${url}/api/snapshots/${taken.id}?format=bundle`)).arrayBuffer());
-    const loaded = await fetch(`${otherUrl}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file });
-    expect(loaded.status).toBeLessThan(300);
-    const elsewhere = room();
-    const put = await fetch(`${otherUrl}/api/rooms/${elsewhere}/scene`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ snapshot: taken.id }),
-    });
-    expect(put.status).toBe(200);
+    const elsewhere = await restoredElsewhere(taken.id);
     const there = await sceneLayer(elsewhere, otherUrl);
     expect(there.result).toMatchObject({ result_id: seen.result_id, provenance: { base_result: seen.provenance!.base_result } });
     expect(Array.from((await volumeAt(there.result!.data_url, otherUrl)).volume.data)).toEqual(Array.from(seenVolume.volume.data));
@@ -168,16 +174,7 @@ describe('versions of an edited labels layer', () => {
     expect(document.edits.map((e) => [e.layer, e.seq, e.version])).toEqual(seen.provenance!.edits!.map((seq, k) => ['seg', seq, k + 1]));
     expect(document.edits.map((e) => e.edit)).toEqual(own.slice(0, count).map((e) => e.edit));
     // Another host takes the file in and restores it into a room of its own.
-    const file = new Uint8Array(await (await fetch(`${url}/api/snapshots/${taken.id}?format=bundle`)).arrayBuffer());
-    const loaded = await fetch(`${otherUrl}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file });
-    expect(loaded.status).toBeLessThan(300);
-    const elsewhere = room();
-    const put = await fetch(`${otherUrl}/api/rooms/${elsewhere}/scene`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ snapshot: taken.id }),
-    });
-    expect(put.status).toBe(200);
+    const elsewhere = await restoredElsewhere(taken.id);
     const there = `${otherUrl}/api/rooms/${elsewhere}/layers/seg`;
     const listed = (await (await fetch(`${there}/edits`)).json()) as { edits: { seq: number; version: number; edit: { op: string } }[] };
     expect(listed.edits.map((e) => [e.version, e.edit])).toEqual(document.edits.map((e) => [e.version, e.edit]));
