@@ -28,11 +28,18 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { layersDrawn, openPage, shot, waitForDrawn } from './browser-session.ts';
+import { FilePage } from './file-page.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
 let other: RunningHost | undefined;
 let browser: Browser;
+/**
+ * The page each check loads its own URL into, in turn (file-page.ts): a page opened for each
+ * cost Chromium a renderer and a cold start of the viewer each time. The first host's page of
+ * the room the file is made of is a page of its own, open beside it through the second test.
+ */
+let tab: FilePage;
 /** The session file the first test downloads, and the first host's page following the room it was made of. */
 let saved: { file: string; id: string; page: Page } | undefined;
 const LAYERS = ['cloud', 'ball', 'scan'];
@@ -47,6 +54,7 @@ async function scene(r: string): Promise<RoomScene> {
 beforeAll(async () => {
   const [plugins, specimens] = await Promise.all([builtFixture('browser-plugins'), mkdtemp(join(tmpdir(), 'vitrine-session-specimens-'))]);
   [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), fileBrowser()]);
+  tab = new FilePage(browser, { viewport: { width: 1440, height: 900 } });
   const scan = `${host.url}/api/specimens/${from}.scan?filename=scan.npy&room=${from}`;
   const array = { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([8, 8, 8])) };
   expect((await fetch(scan, array)).status).toBe(201);
@@ -107,7 +115,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     saved = { file, id: download.suggestedFilename().slice(0, 64), page: a.page };
     expect(execFileSync('tar', ['-tf', file], { encoding: 'utf8' })).toMatch(/^vitrine\.json\nsnapshot\.json\nresults\//);
 
-    const b = await openPage(browser, contexts, `${host.url}/${viewerQuery({ room: into })}`);
+    const b = await tab.open(`${host.url}/${viewerQuery({ room: into })}`);
     await b.page.getByTestId('session-file').setInputFiles(file);
     await b.page.waitForURL(new RegExp(`snapshot=${download.suggestedFilename().slice(0, 64)}`));
     await b.page.getByTestId('snapshot-banner').waitFor();
@@ -120,13 +128,15 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     expect(ids(await scene(into))).toEqual(ids(await scene(from)));
 
     // A restored layer names only the snapshot's blob: were the host to let it go, the room's layer computes it again.
-    const c = await openPage(browser, contexts, 'about:blank');
+    // (A routed page keeps nothing in the HTTP cache: every request of the load is made.)
     const gone = JSON.stringify({ status_code: 404, detail: 'gone', code: 'SPC_ERR_BLOB_NOT_FOUND' });
-    await c.page.route('**/api/blobs/**', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: gone }));
-    await c.page.goto(`${host.url}/${viewerQuery({ room: into, follow: true })}`);
+    await b.page.route('**/api/blobs/**', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: gone }));
+    const before = [...a.errors, ...b.errors];
+    const c = await tab.open(`${host.url}/${viewerQuery({ room: into, follow: true })}`);
     await layersDrawn(c.page, LAYERS);
     expect(c.requests.some((r) => r.url().includes(`/api/rooms/${into}/layers/cloud/data`))).toBe(true);
-    expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
+    await c.page.unrouteAll();
+    expect([...before, ...c.errors]).toEqual([]);
   });
 
   it('taken in by another host, draws in a page following the room restored there as on the first', async () => {
@@ -140,7 +150,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     expect((await fetch(`${other.url}/api/rooms/${from}/scene`, restore)).status).toBe(200);
     for (const layer of LAYERS) expect((await fetch(`${other.url}/api/rooms/${from}/layers/${layer}/data`)).status, layer).toBe(200);
 
-    const b = await openPage(browser, contexts, `${other.url}/${viewerQuery({ room: from, follow: true })}`);
+    const b = await tab.open(`${other.url}/${viewerQuery({ room: from, follow: true })}`);
     await layersDrawn(b.page, LAYERS);
     await Promise.all([marksDrawn(a, 1), marksDrawn(b.page, 1)]);
     await Promise.all([waitForDrawn(a), waitForDrawn(b.page)]);
@@ -182,7 +192,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
 
     /** A page following `room` of `base`, once it draws every layer and the mark, with its scale bar's label. */
     const follow = async (base: string, room: string) => {
-      const opened = await openPage(browser, contexts, `${base}/${viewerQuery({ room, follow: true })}`);
+      const opened = await tab.open(`${base}/${viewerQuery({ room, follow: true })}`);
       await layersDrawn(opened.page, ['ball', 'scan']);
       await marksDrawn(opened.page, 1);
       await waitForDrawn(opened.page);
@@ -195,6 +205,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     const original = await follow(host.url, rep);
     const label = await original.page.locator('[data-testid=scale-bar-label]').textContent();
     const mine = await regions(original.page);
+    expect(original.errors).toEqual([]);
     for (const { base, room } of targets) {
       const copy = await follow(base, room);
       expect(await copy.page.getByText('Choose a specimen').count()).toBe(0);
@@ -204,7 +215,6 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
       mine.forEach((mean, i) => mean.forEach((v, c) => expect(Math.abs(v - theirs[i]![c]!), `${room}: region ${i} channel ${c}`).toBeLessThan(12)));
       expect(copy.errors).toEqual([]);
     }
-    expect(original.errors).toEqual([]);
   });
 
   it('opened on a page of another room, previews the array its active layer shows, in the array’s unit', async () => {
@@ -221,7 +231,7 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     const { id } = (await (await fetch(`${host.url}/api/rooms/${rep}/snapshots`, { method: 'POST' })).json()) as { id: string };
     const buffer = Buffer.from(await (await fetch(`${host.url}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
 
-    const preview = await openPage(browser, contexts, `${host.url}/${viewerQuery({ room: freshRoom('rep-b') })}`);
+    const preview = await tab.open(`${host.url}/${viewerQuery({ room: freshRoom('rep-b') })}`);
     await preview.page.getByTestId('session-file').setInputFiles({ name: `${id}.vitrine`, mimeType: 'application/x-tar', buffer });
     await preview.page.getByTestId('snapshot-banner').waitFor();
     await layersDrawn(preview.page, ['ball', 'scan']);
