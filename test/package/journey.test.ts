@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAW_SCALE, waitForText } from '../browser/browser-session.ts';
 import { fileBrowser } from '../browser/fork-browser.ts';
@@ -20,6 +20,16 @@ import { createPackedProject, startListening, type PackedProject } from './packe
 
 let project: PackedProject;
 let browser: Browser | undefined;
+/**
+ * The one page the browser checks load their URL into, in turn: a page of its own for each
+ * cost Chromium a renderer and a cold start of the viewer more.
+ */
+let tab: Page | undefined;
+const openTab = async (): Promise<Page> => {
+  browser ??= await fileBrowser(DRAW_SCALE);
+  if (!tab || tab.isClosed()) tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  return tab;
+};
 /** The project's `vitrine build`, run once: what the build test checks and the serve test serves. */
 let built: Promise<{ stdout: string }> | undefined;
 const buildOnce = () => (built ??= project.exec(process.execPath, [project.bin, 'build']));
@@ -148,8 +158,7 @@ describe('the packed package, installed into a new project', () => {
       expect(env.vertices.length).toBe(9 * 9 * 3);
       expect(await readFile(log, 'utf8')).toBe('');
 
-      browser = await fileBrowser(DRAW_SCALE);
-      const page = await browser.newPage();
+      const page = await openTab();
       await page.goto(`${host.url}/`);
       // A module script as a web page writes it: a plain import of the host's /client.js.
       await page.addScriptTag({
@@ -173,8 +182,7 @@ document.body.dataset.decoded = JSON.stringify({ type: env.type, vertices: env.v
     const cli = path.join(project.dir, 'node_modules/.bin/vitrine');
     const dev = await spawnHost(['--port', '0', '--specimens', 'none', '--pool-size', '1'], { cwd: project.dir, cli, command: 'dev' });
     try {
-      browser ??= await fileBrowser(DRAW_SCALE);
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const page = await openTab();
       await page.goto(`${dev.url}/?specimen=ripple`);
       const triangles = '[data-testid=stats] [data-stat=triangles] dd';
       await waitForText(page, triangles, (64 * 64 * 2).toLocaleString('en-US'));
