@@ -74,8 +74,13 @@ export class RemoteReads {
    * null when the remote has no such key.
    */
   async versionNow(target: RemoteTarget, signal?: AbortSignal): Promise<string | null> {
-    const head = await this.#fetch(target, undefined, signal, true);
+    const head = await this.head(target, signal);
     return head ? (versionOf(head) ?? '') : null;
+  }
+
+  /** What a `HEAD` of `target` says (its version and length, no bytes), under the same rules and limits as a read; undefined when missing. */
+  head(target: RemoteTarget, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
+    return this.#fetch(target, undefined, signal, true);
   }
 
   async #fetch(target: RemoteTarget, range: ByteRange | undefined, signal: AbortSignal | undefined, head = false): Promise<RemoteBytes | undefined> {

@@ -9,7 +9,7 @@
 import type { AbsolutePath, AsyncReadable, GetOptions, RangeQuery } from '@zarrita/storage';
 import type { RemoteList, RemoteTarget } from './remote-list.ts';
 import type { RemoteReads } from './remote-reads.ts';
-import { versionOf } from './remote-bytes.ts';
+import { versionOf, type RemoteBytes } from './remote-bytes.ts';
 
 const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/;
 
@@ -64,6 +64,17 @@ export class RemoteZarrStore implements AsyncReadable {
     const read = await this.reads.read(this.#target(key), range, this.#chunkVersion(key), opts?.signal);
     this.#chunkVersions.set(key, read ? (versionOf(read) ?? '') : null);
     return read?.bytes;
+  }
+
+  /**
+   * Key `key` of the image (a range of it when asked) as the remote has it, for a reader of the
+   * image's own store through the host: a metadata document read afresh, a chunk or shard
+   * through the cache as any chunk read is. What it reads is not counted among the keys a level
+   * read (versionsOf): it is some viewer's, not a level's.
+   */
+  async inPlace(key: AbsolutePath, range: RangeQuery | undefined, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
+    if (METADATA.test(key)) return this.reads.read(this.#target(key), range, null, signal);
+    return this.reads.read(this.#target(key), range, this.#chunkVersion(key), signal);
   }
 
   /**
