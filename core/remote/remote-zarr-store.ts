@@ -3,8 +3,8 @@
  * A remote OME-Zarr image as zarrita's store: every key zarrita asks for (`/zarr.json`,
  * `/0/.zarray`, a chunk, a range of a shard) is read through RemoteReads, inside the image's
  * remote. Metadata documents are read fresh and their version (ETag or Last-Modified)
- * remembered; a chunk is kept in the remote cache under the version of the array it belongs
- * to, so a changed array is read again.
+ * remembered; a chunk is kept in the remote cache under its own version (RemoteReads), or
+ * under its array's when the remote gives it none.
  */
 import type { AbsolutePath, AsyncReadable, GetOptions, RangeQuery } from '@zarrita/storage';
 import type { RemoteList, RemoteTarget } from './remote-list.ts';
@@ -31,7 +31,7 @@ export class RemoteZarrStore implements AsyncReadable {
     return this.list.target(this.root.remote, `${this.root.path}${key}`);
   }
 
-  /** The version chunks under `key` are kept with: that of their array's metadata document. */
+  /** The version of the array `key` belongs to (its metadata document's): chunks the remote gives no version of are kept under it. */
   #chunkVersion(key: string): string {
     let best = '';
     let version: string | null = null;
