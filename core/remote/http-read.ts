@@ -135,9 +135,20 @@ export async function httpRead(
     if (status === 404 || status === 410) return undefined;
     if (status !== 200 && status !== 206) throw new RemoteFault('failed', `it answered HTTP ${status}`);
     const bytes = range && status === 200 ? sliceOf(body, range) : body;
-    return { bytes, etag: headerOf(headers.etag), lastModified: headerOf(headers['last-modified']) };
+    return { bytes, etag: headerOf(headers.etag), lastModified: headerOf(headers['last-modified']), size: sizeOf(status, headers, body, head) };
   }
   throw new RemoteFault('failed', `more than ${MAX_REDIRECTS} redirects`);
+}
+
+/** The whole object's length: a 206's `Content-Range` total, a HEAD's `Content-Length`, a 200's body. */
+function sizeOf(status: number, headers: http.IncomingHttpHeaders, body: Uint8Array, head: boolean): number | undefined {
+  if (status === 206) {
+    const total = /\/(\d+)\s*$/.exec(headers['content-range'] ?? '');
+    return total ? Number(total[1]) : undefined;
+  }
+  if (!head) return body.length;
+  const length = Number(headers['content-length']);
+  return Number.isFinite(length) ? length : undefined;
 }
 
 function headerOf(value: string | string[] | undefined): string | null {
