@@ -54,6 +54,8 @@ export interface RemoteDataOptions {
 export interface RemoteChanges {
   listed: RemoteSpecimenInfo[];
   gone: string[];
+  /** False when this host is not yet in line with the store (an image that could not be opened now): refresh again later. */
+  complete: boolean;
 }
 
 
@@ -163,13 +165,12 @@ export class RemoteData {
   }
 
   async #readStore(): Promise<RemoteChanges> {
-    const none: RemoteChanges = { listed: [], gone: [] };
     const version = await this.#store.version();
-    if (version === this.#seen) return none;
+    if (version === this.#seen) return { listed: [], gone: [], complete: true };
     const edits = this.#edits;
     const records = await this.#store.list();
     // A publish or delete made here meanwhile is newer than this list: the next read applies.
-    if (this.#edits !== edits) return none;
+    if (this.#edits !== edits) return { listed: [], gone: [], complete: false };
     const ids = new Set(records.map((record) => record.id));
     const gone = [...this.#specimens.keys()].filter((id) => !ids.has(id));
     for (const id of gone) {
@@ -191,7 +192,7 @@ export class RemoteData {
       }
     }
     if (complete) this.#seen = version;
-    return { listed, gone };
+    return { listed, gone, complete };
   }
 
   /** Lets go of the levels read of specimen `id` (replaced or removed). */

@@ -83,8 +83,13 @@ describe('remote chunks kept under their own version', () => {
     const held = async () => {
       const data = await host.app.inject({ url: '/api/specimens/held/data?format=npy' });
       expect(data.statusCode, data.body.slice(0, 200)).toBe(200);
-      const store = new zarr.FetchStore(`${host.url}/api/results/${String(data.headers['x-result-id'])}.zarr`);
-      return Array.from((await zarr.get(await zarr.open.v2(zarr.root(store).resolve('0'), { kind: 'array', attrs: false }))).data as Uint16Array);
+      const id = String(data.headers['x-result-id']);
+      const store = new zarr.FetchStore(`${host.url}/api/results/${id}.zarr`);
+      const values = Array.from((await zarr.get(await zarr.open.v2(zarr.root(store).resolve('0'), { kind: 'array', attrs: false }))).data as Uint16Array);
+      // Its value range (scanned on the thread that read it) is that of its values.
+      const summary = (await host.app.inject({ url: `/api/results/${id}` })).json() as { value_range: [number, number] };
+      expect(summary.value_range).toEqual([Math.min(...values), Math.max(...values)]);
+      return values;
     };
     expect(await held()).toEqual(Array.from(level.data));
 
