@@ -226,6 +226,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     versions: meshes,
   });
+  // A version named before its voxels are made is made when its id is asked for.
+  base.resultIds.useMaker((id) => editing.versionNamed(id));
   const carriedEdits = new CarriedEdits(editing, base.resultIds, (message, err) => log.warn({ err }, message));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
