@@ -149,6 +149,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     turns: work.turns,
     budget: stack.budget,
     labelIndex: (volume, client) => labels.of(volume, client),
+    indexDerived: (volume, from, change) => labels.derived(volume, from, change),
     lodTriangles: options.meshLodTriangles,
     kept: keptLevelSets(stack, options),
     idOf: (result) => stack.resultIds.of(result),

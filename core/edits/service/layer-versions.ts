@@ -13,7 +13,7 @@ import type { ResultBudget } from '../../cache/result-budget.ts';
 import { nameResult } from '../../results/result-id.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { ResultIds } from '../../serving/result-ids.ts';
-import type { EditRecord } from '../../wire/edit-types.ts';
+import type { EditRecord, VoxelBox } from '../../wire/edit-types.ts';
 import { tableFields } from '../label-tables.ts';
 import type { LayerEdits } from '../layer-edits.ts';
 import { versionName, type ChunkDigests } from '../version-name.ts';
@@ -41,7 +41,8 @@ export interface NamedVersion {
 
 /** What is told that a version is an earlier one with only some segments' voxels changed. */
 export interface DerivedVersions {
-  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void;
+  /** `result` is `from` with only the voxels of `changed` segments changed, inside their boxes in `from` and `boxes` (what edits wrote). */
+  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>, boxes: readonly VoxelBox[]): void;
 }
 
 export interface LayerVersionsDeps {
@@ -151,10 +152,12 @@ export class LayerVersions {
       }
     }
     const changed = new Set<number>();
+    const boxes: VoxelBox[] = [];
     for (let k = since + 1; k <= at; k++) {
-      const { segments } = edits.recordAt(k)!;
+      const { segments, box } = edits.recordAt(k)!;
       for (const id of [...segments.changed, ...segments.new]) changed.add(id);
+      if (box) boxes.push(box);
     }
-    versions.derived(result, from, changed);
+    versions.derived(result, from, changed, boxes);
   }
 }
