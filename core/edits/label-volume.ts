@@ -157,10 +157,11 @@ export class LabelVolume {
     return this.#own.get(key) ?? this.baseChunk(key);
   }
 
-  /** Chunk `key` of the base, copied out as a whole chunk (voxels past the grid's end 0). */
-  baseChunk(key: number): LabelArray {
+  /** Chunk `key` of the base, copied out as a whole chunk (voxels past the grid's end 0), into `into` when given (a chunk's length of this dtype). */
+  baseChunk(key: number, into?: LabelArray): LabelArray {
     const c = this.chunk;
-    const chunk = new ARRAYS[this.dtype](c * c * c);
+    const chunk = into ?? new ARRAYS[this.dtype](c * c * c);
+    if (into) into.fill(0);
     this.#fillFromBase(key, chunk);
     return chunk;
   }

@@ -40,6 +40,8 @@ export class ChunkDigests {
   #volume: LabelVolume;
   #base = new Map<number, string>();
   #now = new Map<number, string>();
+  /** Where the base's chunks are copied to be hashed: one chunk, reused (new memory is slow to touch). */
+  #scratch: LabelArray | null = null;
 
   constructor(volume: LabelVolume) {
     this.#volume = volume;
@@ -48,7 +50,10 @@ export class ChunkDigests {
   /** Chunk `key`'s digest in the base. */
   base(key: number): string {
     let digest = this.#base.get(key);
-    if (digest === undefined) this.#base.set(key, (digest = chunkDigest(this.#volume.baseChunk(key))));
+    if (digest === undefined) {
+      this.#scratch = this.#volume.baseChunk(key, this.#scratch ?? undefined);
+      this.#base.set(key, (digest = chunkDigest(this.#scratch)));
+    }
     return digest;
   }
 
