@@ -150,6 +150,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     turns: work.turns,
     budget: stack.budget,
     labelIndex: (volume, client) => labels.of(volume, client),
+    indexDerived: (volume, from, change) => labels.derived(volume, from, change),
     lodTriangles: options.meshLodTriangles,
     kept: keptLevelSets(stack, options),
     idOf: (result) => stack.resultIds.of(result),
@@ -228,6 +229,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     versions: meshes,
   });
+  // A version named before its voxels are made is made when its id is asked for.
+  base.resultIds.useMaker((id) => editing.versionNamed(id));
   const carriedEdits = new CarriedEdits(editing, base.resultIds, (message, err) => log.warn({ err }, message));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
