@@ -11,7 +11,7 @@
  * treats that as a miss, never as a fault.
  */
 import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
-import { hashFrame, knownResultId, rememberResultId } from '../results/result-id.ts';
+import { hashFrame, knownFrameHash, rememberResultId } from '../results/result-id.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { FileResult } from '../results/file-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -81,7 +81,7 @@ export interface BlobStore {
  */
 export function frameOf(result: StoredResult): { header: ResultHeader; blocks: Uint8Array[]; hash: string } {
   const { header, blocks } = encodeResultFrame(result);
-  const known = knownResultId(result);
+  const known = knownFrameHash(result);
   if (known) return { header, blocks, hash: known };
   const hash = hashFrame(header, blocks);
   rememberResultId(result, hash);

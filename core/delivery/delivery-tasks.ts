@@ -7,6 +7,7 @@
  * runs them with this folder's functions.
  */
 import type { LabelIndex } from '../labels/label-index.ts';
+import type { IndexChange } from '../labels/derived-label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
@@ -42,6 +43,8 @@ export interface LoadStaticTask {
 export interface LabelIndexTask {
   op: 'labelIndex';
   volume: StoredResult & { type: 'volume' };
+  /** The index of an earlier volume this one differs from in some segments alone, and what changed: only their region is read. */
+  derived?: { from: LabelIndex; change: IndexChange };
 }
 
 /** Make the surface mesh of labels of a volume, each inside its box (`index` holds at least their entries). */

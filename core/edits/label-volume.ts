@@ -56,6 +56,8 @@ export class LabelVolume {
   /** Chunks a frozen view holds: copied before they are written again. */
   #frozen = new Set<number>();
   #segments = new Map<number, SegmentPlace>();
+  /** Chunks written since {@link takeWritten} was last asked (what digests of the chunks as they are must forget). */
+  #written = new Set<number>();
   /** The largest id the volume has ever held. */
   maxEver = 0;
 
@@ -128,14 +130,53 @@ export class LabelVolume {
       this.#own.set(key, (chunk = copy));
     }
     chunk[at] = value;
+    this.#written.add(key);
     this.#count(before, -1, key);
     this.#count(value, 1, key);
     if (value > this.maxEver) this.maxEver = value;
   }
 
-  #copyOut(key: number): LabelArray {
+  /** The chunks an edit has written so far (each may or may not differ from the base now). */
+  ownKeys(): IterableIterator<number> {
+    return this.#own.keys();
+  }
+
+  /** The chunks written since the last call, forgotten as it answers. */
+  takeWritten(): number[] {
+    const keys = [...this.#written];
+    this.#written.clear();
+    return keys;
+  }
+
+  /**
+   * Chunk `key` as it is now, as a whole chunk (voxels past the grid's end 0): its own copy
+   * when an edit wrote it (read it, never write it, and let it go before the next edit), else
+   * a copy of the base's.
+   */
+  chunkNow(key: number): LabelArray {
+    return this.#own.get(key) ?? this.baseChunk(key);
+  }
+
+  /** Chunk `key` of the base, copied out as a whole chunk (voxels past the grid's end 0), into `into` when given (a chunk's length of this dtype). */
+  baseChunk(key: number, into?: LabelArray): LabelArray {
     const c = this.chunk;
-    const chunk = sharedLabels(this.dtype, c * c * c);
+    const chunk = into ?? new ARRAYS[this.dtype](c * c * c);
+    if (into) into.fill(0);
+    this.#fillFromBase(key, chunk);
+    return chunk;
+  }
+
+  /** Where voxel `i` (a flat index of the volume) lies: its chunk and its place in the chunk. */
+  placeOf(i: number): { key: number; at: number } {
+    const [, ny, nx] = this.shape;
+    const x = i % nx;
+    const y = Math.floor(i / nx) % ny;
+    const z = Math.floor(i / (nx * ny));
+    return { key: this.chunkOf(z, y, x), at: this.#inChunk(z, y, x) };
+  }
+
+  #fillFromBase(key: number, chunk: LabelArray): void {
+    const c = this.chunk;
     const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
     const [, ny, nx] = this.shape;
     for (let z = z0; z < z1; z++)
@@ -143,6 +184,12 @@ export class LabelVolume {
         const from = (z * ny + y) * nx;
         chunk.set(this.#base.subarray(from + x0, from + x1), ((z - z0) * c + (y - y0)) * c);
       }
+  }
+
+  #copyOut(key: number): LabelArray {
+    const c = this.chunk;
+    const chunk = sharedLabels(this.dtype, c * c * c);
+    this.#fillFromBase(key, chunk);
     this.#own.set(key, chunk);
     return chunk;
   }

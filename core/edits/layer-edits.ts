@@ -21,7 +21,7 @@ import { namesOp } from './names-op.ts';
 import { paintOp } from './paint-op.ts';
 import { splitOp } from './split-op.ts';
 import { overlaps, reversed, type EditChanges } from './voxel-changes.ts';
-import type { VersionVoxelsTask } from './version-voxels.ts';
+import type { VersionVoxelsTask, WriteBack } from './version-voxels.ts';
 
 /** An edit applied: its record, what it changed, and (an original) the undo or redo that last undid it. */
 interface Applied {
@@ -152,8 +152,12 @@ export class LayerEdits {
    * edits after it found where they wrote (the layer now with them written back is the version).
    */
   versionTask(version: number): VersionVoxelsTask {
-    const later = this.#applied.slice(version).map(({ changes: { index, before } }) => ({ index, before }));
-    return { op: 'labelsVersion', volume: this.volume.freeze(), later };
+    return { op: 'labelsVersion', volume: this.volume.freeze(), later: this.laterWrites(version) };
+  }
+
+  /** What the edits after `version` found where they wrote, oldest first: written back newest first, they give that version. */
+  laterWrites(version: number): WriteBack[] {
+    return this.#applied.slice(version).map(({ changes: { index, before } }) => ({ index, before }));
   }
 
   /** The tables at `version`. */

@@ -16,6 +16,7 @@
 import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
+import type { IndexBox, IndexChange } from '../labels/derived-label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasMeshLevels, meshLevelsOf } from './has-levels.ts';
 import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
@@ -45,6 +46,8 @@ export interface MeshLodsDeps {
   turns: { run<V>(client: string, work: () => Promise<V>, small?: boolean): Promise<V> };
   budget: ResultBudget<StoredResult>;
   labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
+  /** Told that a volume is an earlier one with some segments changed (its index is derived from the earlier one's). */
+  indexDerived?(volume: StoredVolume, from: StoredResult, change: IndexChange): void;
   /** A mesh over this many triangles has levels (`--mesh-lod-triangles`). */
   lodTriangles: number;
   /** Where sets outlive this process (a data folder, a service's blob store); null: the budget alone. */
@@ -88,14 +91,16 @@ export class MeshLods {
 
   /**
    * Says that `result` is `from` with only the voxels of `changed` segments changed (an edit's
-   * new version): every other segment's level set is `from`'s, taken from it rather than built,
-   * and its files keep their tags. When someone was looking at a changed segment (`from` holds
+   * new version), within their boxes in `from` and `boxes`: every other segment's level set is
+   * `from`'s, taken from it rather than built, and its files keep their tags; its label index is
+   * `from`'s with the changed segments' entries found in their region. When someone was looking at a changed segment (`from` holds
    * its set), the changed segments still present are built at once, so viewers redrawing after
    * the edit find them made or under way.
    */
-  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void {
+  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>, boxes: readonly IndexBox[]): void {
     const ids = [...new Set(changed)];
     this.#lineage.derived(result, from, ids);
+    if (result.type === 'volume') this.#deps.indexDerived?.(result, from, { changed: ids, boxes });
     const viewed = this.#sets.get(from);
     if (!ids.some((id) => viewed?.has(id)) || !hasMeshLevels(result, this.#deps.lodTriangles)) return;
     void this.subject(result, '')

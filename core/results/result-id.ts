@@ -4,12 +4,17 @@
  * (result-frame.ts). The same result has the same id on every host, and it is
  * the key a Redis service stores the result's bytes under, so one definition serves both.
  * An id, once known, is remembered with the result object for as long as the object lives.
+ * An edited labels layer's version is named otherwise, from its base's id and the chunks that
+ * differ from it (edits/version-name.ts): such a name answers as the result's id, while stores
+ * that check bytes against their name still hash the frame itself.
  */
 import { createHash } from 'node:crypto';
 import { encodeResultFrame, type ResultHeader } from './result-frame.ts';
 import type { StoredResult } from './stored-result.ts';
 
 const known = new WeakMap<StoredResult, string>();
+/** Results whose id is a name given them, not their frame's hash: their frame's hash once known. */
+const named = new WeakMap<StoredResult, string | undefined>();
 
 /** The content hash of a frame: what every result id and blob key is. */
 export function hashFrame(header: ResultHeader, blocks: readonly Uint8Array[]): string {
@@ -24,9 +29,23 @@ export function computeResultId(result: StoredResult): string {
   return hashFrame(header, blocks);
 }
 
-/** Records the id of a result whose hash is already known (e.g. read back by content hash). */
+/** Records the frame hash of a result, known already (e.g. read back by content hash): its id, unless it was named. */
 export function rememberResultId(result: StoredResult, id: string): void {
+  // A named result keeps its name: its frame's hash is kept beside it, never taken for its id.
+  if (named.has(result)) named.set(result, id);
+  else known.set(result, id);
+}
+
+/** Gives `result` the id `id`, which is not its frame's hash (an edited labels version's). */
+export function nameResult(result: StoredResult, id: string): void {
+  // A frame hash worked out before is kept as such.
+  named.set(result, named.has(result) ? named.get(result) : known.get(result));
   known.set(result, id);
+}
+
+/** The hash of `result`'s frame when it is known: its id, unless that id is a name given it. */
+export function knownFrameHash(result: StoredResult): string | undefined {
+  return named.has(result) ? named.get(result) : known.get(result);
 }
 
 /** The id of `result` when it has been worked out before. */

@@ -7,13 +7,14 @@
  * pin: evicted or released ones are gone), else, on a Redis service, the result stored under
  * that hash. One content may live in several objects at once (a snapshot pins the one its room
  * computed, and restoring it computes another in the next room): an id keeps each of them, so
- * the one that lets go does not hide the one still held.
+ * the one that lets go does not hide the one still held. An id whose result is made only when
+ * asked for (an edited labels layer's version) is made by whoever named it.
  */
 import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { HashTask } from '../workers/protocol.ts';
 import { runTask } from '../workers/task-pool.ts';
-import { computeResultId, knownResultId, rememberResultId } from '../results/result-id.ts';
+import { computeResultId, knownFrameHash, knownResultId, rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { markedRoomOf } from '../results/result-rooms.ts';
@@ -36,6 +37,7 @@ export class ResultIds {
   #index = new Map<string, WeakRef<StoredResult>[]>();
   #forget = new FinalizationRegistry<string>((id) => this.#prune(id));
   #remote: ((id: string, client: string) => Promise<StoredResult | null>) | null = null;
+  #makers: ((id: string) => Promise<StoredResult | null>)[] = [];
 
   constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
     this.#pool = pool;
@@ -45,6 +47,24 @@ export class ResultIds {
   /** Where ids this host does not hold are looked up (a Redis service's blob store), for the client asking. */
   useRemote(find: (id: string, client: string) => Promise<StoredResult | null>): void {
     this.#remote = find;
+  }
+
+  /** Where ids named before their result is made are made (null: not one of its names). */
+  useMaker(make: (id: string) => Promise<StoredResult | null>): void {
+    this.#makers.push(make);
+  }
+
+  /**
+   * The hash of `result`'s frame, for a result whose id is a name given it (for any other, its
+   * id): what stores that check bytes name it by. Hashed off the event loop when large, and
+   * indexed, so the result is found by it too.
+   */
+  async frameHash(result: StoredResult): Promise<string> {
+    const known = knownFrameHash(result);
+    if (known) return known;
+    const hash = resultByteLength(result) <= INLINE_BYTES ? computeResultId(result) : await runTask(this.#pool, { op: 'hash', result } satisfies HashTask);
+    rememberResultId(result, hash);
+    return this.#remember(result, hash);
   }
 
   /** Indexes `result` under `id` beside the other objects of that content; returns the id. */
@@ -113,6 +133,10 @@ export class ResultIds {
     for (const ref of this.#index.get(id) ?? []) {
       const local = ref.deref();
       if (local && this.#budget.holds(local)) return local;
+    }
+    for (const make of this.#makers) {
+      const made = await make(id);
+      if (made) return made;
     }
     return this.#remote ? this.#remote(id, client) : null;
   }

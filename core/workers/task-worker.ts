@@ -46,6 +46,7 @@ import { loadOnce } from '../loading/load-once.ts';
 // starts: a host starts its warm threads with it (three on two cores), and each loaded the whole
 // graph (109 modules) in about 120 ms of CPU, most of it for work few threads ever do.
 const labelIndexes = loadOnce(() => import('../labels/label-index.ts'));
+const derivedLabelIndexes = loadOnce(() => import('../labels/derived-label-index.ts'));
 const segmentMeshes = loadOnce(() => import('../labels/segment-mesh.ts'));
 const shaping = loadOnce(() => import('../delivery/shape-result.ts'));
 const packing = loadOnce(() => import('../delivery/pack-delivery.ts'));
@@ -233,6 +234,7 @@ export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
 }
 
 export async function labelIndex(task: LabelIndexTask): Promise<LabelIndex> {
+  if (task.derived) return (await derivedLabelIndexes()).derivedLabelIndex(task.derived.from, task.volume.data, task.volume.shape, task.derived.change);
   return (await labelIndexes()).buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
 }
 

@@ -14,6 +14,8 @@ import type { LabelsEditing } from './labels-editing.ts';
 export interface EditedVersion {
   result: StoredResult;
   resultId: string;
+  /** The hash of its bytes, which its id is not: what stores keep it under. */
+  blobId: string;
   provenance?: LayerProvenance;
   base: StoredResult;
   edits: CarriedEdit[];
@@ -22,7 +24,7 @@ export interface EditedVersion {
 export class CarriedEdits {
   constructor(
     readonly editing: LabelsEditing,
-    readonly resultIds: Pick<ResultIds, 'of'>,
+    readonly resultIds: Pick<ResultIds, 'frameHash'>,
     readonly warn: (message: string, err: unknown) => void,
   ) {}
 
@@ -32,13 +34,13 @@ export class CarriedEdits {
     if (!(await editing.hasEdits(roomId, layerId))) return null;
     const at = await editing.labelsAt(roomId, layerId);
     if (at.version === 0) return null;
-    const [resultId, provenance, base] = await Promise.all([
-      this.resultIds.of(at.result),
+    const [blobId, provenance, base] = await Promise.all([
+      this.resultIds.frameHash(at.result),
       editing.provenanceAt(roomId, layerId, at),
       editing.labelsAt(roomId, layerId, 0),
     ]);
     const edits = at.records.map(({ layer, seq, ts, by, version, edit }) => ({ layer, seq, ts, by, version, edit }));
-    return { result: at.result, resultId, ...(provenance ? { provenance } : {}), base: base.result, edits };
+    return { result: at.result, resultId: at.id, blobId, ...(provenance ? { provenance } : {}), base: base.result, edits };
   }
 
   /**

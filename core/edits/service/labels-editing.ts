@@ -11,7 +11,10 @@
  * on meanwhile, and no answer or /healthz waits on a whole-volume copy), made once per version
  * and held in the host's result budget for the room (so the routes that
  * find a result by its id, the OME-Zarr store, meshes and exports, find it, with the room's
- * access), and made again only once the budget let it go.
+ * access), and made again only once the budget let it go. A version's id is known without its
+ * voxels: it is named from the base's id and the chunks that differ from the base
+ * (version-name.ts), and its voxels are made only when something reads them (found by that id,
+ * they are made then).
  */
 import type { ResultBudget } from '../../cache/result-budget.ts';
 import { createHostError } from '../../errors.ts';
@@ -29,9 +32,10 @@ import { LayerEdits } from '../layer-edits.ts';
 import { tableFields, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
+import { ChunkDigests } from '../version-name.ts';
+import { LayerVersions, type DerivedVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /** A page of a layer's edits, as the log pages. */
 export interface EditPage {
@@ -55,17 +59,6 @@ export interface EditingDeps {
   versions?: DerivedVersions;
 }
 
-/** What is told that a version is an earlier one with only some segments' voxels changed. */
-export interface DerivedVersions {
-  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void;
-}
-
-/** A layer loaded on this host. */
-interface LoadedLayer {
-  base: StoredVolume;
-  edits: LayerEdits;
-}
-
 /** Edits a host retries planning while other hosts keep coming first. */
 const ATTEMPTS = 100;
 /** Edits in one page of the list, at most. */
@@ -84,19 +77,16 @@ export class LabelsEditing {
   #layers = new Map<string, Promise<LoadedLayer>>();
   /** Each layer's work, one at a time. */
   #turns = new Map<string, Promise<unknown>>();
-  /** Versions made and still held in the budget, by room, layer and version. */
-  #versions = new Map<string, StoredVolume>();
-  /** Versions being made, by the same key: asked again meanwhile, the one making is awaited. */
-  #making = new Map<string, Promise<StoredVolume>>();
+  #versions: LayerVersions;
   #shown: ShownVersions;
   /** Layers whose carried edits are being made again: their versions are named once, at the end. */
   #replaying = new Set<string>();
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
+    this.#versions = new LayerVersions({ budget: deps.budget, assemble: deps.assemble, resultIds: deps.sources.resultIds, versions: deps.versions });
     this.#shown = new ShownVersions({
-      labelsAt: (roomId, layerId, version) => this.labelsAt(roomId, layerId, version),
-      resultIds: deps.sources.resultIds,
+      namedAt: (roomId, layerId, version) => this.namedAt(roomId, layerId, version),
       scenes: deps.scenes,
       store: deps.sceneStore,
       warn: deps.warn,
@@ -140,7 +130,11 @@ export class LabelsEditing {
       loading = (async () => {
         const base = await this.#baseOf(roomId, await this.#layerOf(roomId, layerId));
         const volume = new LabelVolume(base.data as LabelArray, gridOf(base)!, base.dtype as LabelDtype);
-        return { base, edits: new LayerEdits(volume, tablesOf(base.label_names, base.label_colors)) };
+        const tables = tablesOf(base.label_names, base.label_colors);
+        const baseId = this.#deps.sources.resultIds.of(base);
+        baseId.catch(() => {});
+        const baseTables = JSON.stringify(tableFields(tables, base));
+        return { base, edits: new LayerEdits(volume, tables), baseId, baseTables, digests: new ChunkDigests(volume) };
       })();
       this.#layers.set(key, loading);
       loading.catch(() => this.#layers.get(key) === loading && this.#layers.delete(key));
@@ -205,32 +199,6 @@ export class LabelsEditing {
   }
 
   /**
-   * Version `at` of the layer as a result: the one held since it was made, else made now and held
-   * for the room. Called in the layer's turn, which it leaves at once: the volume is frozen here,
-   * and the version's voxels are put together on a thread while later edits go on.
-   */
-  #versionOf(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number): Promise<StoredVolume> {
-    const key = JSON.stringify([roomId, layerId, at]);
-    const held = this.#versions.get(key);
-    if (held && this.#deps.budget.holds(held)) return Promise.resolve(held);
-    const making = this.#making.get(key);
-    if (making) return making;
-    const tables = tableFields(edits.tablesAt(at), base);
-    const made = this.#deps
-      .assemble(edits.versionTask(at))
-      .then((data) => {
-        const result = { ...base, data, ...tables } as StoredVolume;
-        this.#versions.set(key, result);
-        this.#tellDerived(roomId, layerId, base, edits, at, result);
-        this.#deps.budget.hold(result, `room:${roomId}`, () => this.#versions.get(key) === result && this.#versions.delete(key));
-        return result;
-      })
-      .finally(() => this.#making.delete(key));
-    this.#making.set(key, made);
-    return made;
-  }
-
-  /**
    * What made version `at` of the layer: the base result's provenance as the room's scene knows
    * it, with (past version 0) the base result's id and the edits over it, by log seq.
    */
@@ -238,8 +206,7 @@ export class LabelsEditing {
     const layer = (await this.#deps.scenes.scene(roomId)).layers.find((l) => l.id === layerId);
     const made = layer?.result?.provenance;
     if (at.version === 0) return made && !editedFrom(made) ? made : undefined;
-    const base = await this.labelsAt(roomId, layerId, 0);
-    return versionProvenance(made, await this.#deps.sources.resultIds.of(base.result), at.records);
+    return versionProvenance(made, (await this.namedAt(roomId, layerId, 0)).id, at.records);
   }
 
   /** Whether the layer has any edit kept. */
@@ -259,41 +226,46 @@ export class LabelsEditing {
     }
   }
 
-  /**
-   * Tells which version `result` (version `at`) is made from: the newest earlier one still held
-   * (else the base), with the segments the edits between changed or made.
-   */
-  #tellDerived(roomId: string, layerId: string, base: StoredVolume, edits: LayerEdits, at: number, result: StoredVolume): void {
-    const { versions, budget } = this.#deps;
-    if (!versions) return;
-    let from: StoredVolume = base;
-    let since = 0;
-    for (let k = at - 1; k > 0; k--) {
-      const held = this.#versions.get(JSON.stringify([roomId, layerId, k]));
-      if (held && budget.holds(held)) {
-        [from, since] = [held, k];
-        break;
-      }
-    }
-    const changed = new Set<number>();
-    for (let k = since + 1; k <= at; k++) {
-      const { segments } = edits.recordAt(k)!;
-      for (const id of [...segments.changed, ...segments.new]) changed.add(id);
-    }
-    versions.derived(result, from, changed);
+  /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its id and version. */
+  async labelsAt(roomId: string, layerId: string, version?: number): Promise<NamedVersion & { result: StoredVolume }> {
+    const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
+      const loaded = await this.#load(roomId, layerId);
+      const at = this.#versionAsked(loaded, version);
+      const id = this.#versions.nameOf(roomId, layerId, loaded, at);
+      // The version is made outside the turn: the next edit need not wait for it.
+      return { made: at === 0 ? loaded.base : this.#versions.made(roomId, layerId, loaded, at, id), id, version: at, records: this.#records(loaded, at) };
+    });
+    const [result, id] = await Promise.all([asked.made, asked.id]);
+    return { result, id, version: asked.version, records: asked.records };
   }
 
-  /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its version. */
-  async labelsAt(roomId: string, layerId: string, version?: number): Promise<{ result: StoredVolume; version: number; records: EditRecord[] }> {
+  /** The id of the layer's labels at `version` (the current one when absent), its voxels not made. */
+  async namedAt(roomId: string, layerId: string, version?: number): Promise<NamedVersion> {
     const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
-      const { base, edits } = await this.#load(roomId, layerId);
-      const at = version ?? edits.version;
-      if (!Number.isInteger(at) || at < 0 || at > edits.version)
-        throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
-      const records = Array.from({ length: at }, (_, k) => edits.recordAt(k + 1)!);
-      // The version is made outside the turn: the next edit need not wait for it.
-      return { made: at === 0 ? base : this.#versionOf(roomId, layerId, base, edits, at), version: at, records };
+      const loaded = await this.#load(roomId, layerId);
+      const at = this.#versionAsked(loaded, version);
+      return { id: this.#versions.nameOf(roomId, layerId, loaded, at), version: at, records: this.#records(loaded, at) };
     });
-    return { result: await asked.made, version: asked.version, records: asked.records };
+    return { id: await asked.id, version: asked.version, records: asked.records };
+  }
+
+  /**
+   * The version named `id` on this host, its voxels made now when they are not held; null for
+   * an id that names none.
+   */
+  async versionNamed(id: string): Promise<StoredVolume | null> {
+    const named = this.#versions.placeOf(id);
+    if (!named) return null;
+    return (await this.labelsAt(named.roomId, named.layerId, named.version)).result;
+  }
+
+  #versionAsked({ edits }: LoadedLayer, version: number | undefined): number {
+    const at = version ?? edits.version;
+    if (!Number.isInteger(at) || at < 0 || at > edits.version) throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
+    return at;
+  }
+
+  #records({ edits }: LoadedLayer, at: number): EditRecord[] {
+    return Array.from({ length: at }, (_, k) => edits.recordAt(k + 1)!);
   }
 }

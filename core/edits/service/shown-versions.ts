@@ -1,33 +1,30 @@
 /**
  * @module shown-versions
  * An edited labels layer names its current version as its result: after each edit, off the
- * edit's own path, the version's id is worked out (hashing a large volume runs on the encode
- * pool, so an edit answers at once) and set as the layer's `result` in the room's scene, whose
+ * edit's own path, the version's id is worked out (from the chunks that differ from the base:
+ * its voxels are not made for it) and set as the layer's `result` in the room's scene, whose
  * `scene` event tells every follower. Its data URL reads that very version, and its provenance
  * is the base result's with the base result's id and the edits over it by log seq. Per layer one
  * run at a time: edits made meanwhile are taken together by the next run, which names the
  * version current then; a version named late never replaces a later one (scene-ops.ts).
  */
-import type { ResultIds } from '../../serving/result-ids.ts';
 import type { SceneStore } from '../../scenes/scene-store.ts';
 import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
-import type { StoredResult } from '../../results/stored-result.ts';
 import type { LayerResult } from '../../wire/scene-types.ts';
 import type { EditRecord } from '../../wire/edit-types.ts';
 import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts';
 import { provenanceHeader } from '../../versions/provenance.ts';
 
-/** A version of a layer's labels, as the editing service answers it. */
+/** A version of a layer's labels as named, its voxels not made. */
 export interface LabelsVersion {
-  result: StoredResult;
+  id: string;
   version: number;
   records: EditRecord[];
 }
 
 export interface ShownVersionsDeps {
-  /** The layer's labels at `version` (absent: the current one). */
-  labelsAt(roomId: string, layerId: string, version?: number): Promise<LabelsVersion>;
-  resultIds: Pick<ResultIds, 'of'>;
+  /** The id of the layer's labels at `version` (absent: the current one). */
+  namedAt(roomId: string, layerId: string, version?: number): Promise<LabelsVersion>;
   scenes: Pick<RoomScenes, 'scene'>;
   store: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;
@@ -97,16 +94,16 @@ export class ShownVersions {
 
   /** Names the layer's current version as its result in the room's scene. */
   async show(roomId: string, layerId: string): Promise<void> {
-    const { labelsAt, resultIds, scenes, store } = this.#deps;
-    const [current, base] = [await labelsAt(roomId, layerId), await labelsAt(roomId, layerId, 0)];
-    const [id, baseId] = await Promise.all([resultIds.of(current.result), resultIds.of(base.result)]);
+    const { namedAt, scenes, store } = this.#deps;
+    const [current, base] = [await namedAt(roomId, layerId), await namedAt(roomId, layerId, 0)];
+    const [id, baseId] = [current.id, base.id];
     const layer = (await scenes.scene(roomId)).layers.find((l) => l.id === layerId);
     if (!layer) return;
     const shown = layer.result;
     const provenance = versionProvenance(shown?.provenance, baseId, current.records);
     const result: LayerResult = {
       result_id: id,
-      type: current.result.type,
+      type: 'volume',
       data_url: current.version === 0 && shown ? shown.data_url : versionDataUrl(roomId, layerId, current.version),
       blob_id: id,
       ...(shown?.levels ? { levels: true as const } : {}),

@@ -156,7 +156,7 @@ export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDep
       const asked = parseDeliveryQuery(rest);
       const layerId = request.params.layer_id;
       const at = await editing.labelsAt(roomId, layerId, version);
-      const resultId = await ctx.resultIds.of(at.result);
+      const resultId = at.id;
       const delivery = resolveDelivery(asked, at.result.type, request.headers['user-agent'], ctx.options);
       reply.header(RESULT_ID_HEADER, resultId).header('x-labels-version', String(at.version));
       const said = versionHeader(await editing.provenanceAt(roomId, layerId, at));

@@ -78,7 +78,7 @@ export interface SnapshotDeps {
   /** Another room's arrays the layers name, published into the room restored into: the layers naming the copies (room-arrays.ts). */
   arraysInto?: (roomId: string, layers: SceneLayer[]) => Promise<SceneLayer[]>;
   /** An edited labels layer's current version, with what made it, its base and its edits; null for one never edited. */
-  editedVersion?: (roomId: string, layerId: string) => Promise<(LayerOutcome & { base: StoredResult; edits: CarriedEdit[] }) | null>;
+  editedVersion?: (roomId: string, layerId: string) => Promise<(LayerOutcome & { blobId: string; base: StoredResult; edits: CarriedEdit[] }) | null>;
   /** Makes a restored snapshot's carried edits again in the room, for the layers that have none of their own. */
   replayEdits?: (roomId: string, edits: readonly CarriedEdit[]) => Promise<void>;
 }
@@ -123,11 +123,13 @@ export class RoomSnapshots {
       const outcome = outcomes[i];
       if (!outcome) return rest as SceneLayer;
       if ('file' in outcome) return { ...rest, result: outcome.file };
+      // A result named otherwise than by its bytes' hash (an edited version) is kept under that hash.
+      const blobId = 'blobId' in outcome && typeof outcome.blobId === 'string' ? outcome.blobId : outcome.resultId;
       const recorded: LayerResult = {
         result_id: outcome.resultId,
         type: outcome.result.type,
-        data_url: `/api/blobs/${outcome.resultId}`,
-        blob_id: outcome.resultId,
+        data_url: `/api/blobs/${blobId}`,
+        blob_id: blobId,
         ...(outcome.provenance ? { provenance: outcome.provenance } : {}),
         ...(this.#deps.hasLevels?.(outcome.result) ? { levels: true as const } : {}),
       };

@@ -1,0 +1,93 @@
+/**
+ * @module version-name
+ * The id of an edited labels layer's version, worked out from what differs from its base and
+ * not by hashing the whole volume: the base result's id, the version's tables when they are not
+ * the base's, and the SHA-256 of each chunk whose voxels are not the base's, by chunk. The same
+ * voxels and tables reached from the same base have the same id whatever edits led there; a
+ * chunk with other voxels gives another; and a version in which no chunk and no table differs
+ * from the base is the base, under the base's own id (so undoing every edit names the base).
+ *
+ * Digests of the base's chunks are made once each, the first time a chunk is written; digests of
+ * the chunks as they are now, once per chunk after each write into it. An earlier version's
+ * chunks are the chunks now with the later edits' voxels written back (newest first), made for
+ * the chunks those edits wrote alone.
+ */
+import { createHash } from 'node:crypto';
+import type { LabelArray, LabelVolume } from './label-volume.ts';
+import type { WriteBack } from './version-voxels.ts';
+
+/** What names a version format: a change to how ids are formed gives other ids. */
+const FORMAT = 'vitrine-labels-version/1';
+
+/** The SHA-256 (hex) of a chunk's bytes. */
+export function chunkDigest(chunk: LabelArray): string {
+  return createHash('sha256').update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)).digest('hex');
+}
+
+/**
+ * A version's id from its base's id, its tables (their JSON; null when they are the base's) and
+ * the digests of its chunks that differ from the base's, by chunk key.
+ */
+export function versionName(baseId: string, tables: string | null, differing: ReadonlyMap<number, string>): string {
+  if (differing.size === 0 && tables === null) return baseId;
+  const sha = createHash('sha256').update(`${FORMAT}\u0000${baseId}\u0000${tables ?? ''}\u0000`);
+  for (const key of [...differing.keys()].sort((a, b) => a - b)) sha.update(`${key}:${differing.get(key)!}\n`);
+  return sha.digest('hex');
+}
+
+/** Digests of one volume's chunks, as the base has them and as they are now. */
+export class ChunkDigests {
+  #volume: LabelVolume;
+  #base = new Map<number, string>();
+  #now = new Map<number, string>();
+  /** Where the base's chunks are copied to be hashed: one chunk, reused (new memory is slow to touch). */
+  #scratch: LabelArray | null = null;
+
+  constructor(volume: LabelVolume) {
+    this.#volume = volume;
+  }
+
+  /** Chunk `key`'s digest in the base. */
+  base(key: number): string {
+    let digest = this.#base.get(key);
+    if (digest === undefined) {
+      this.#scratch = this.#volume.baseChunk(key, this.#scratch ?? undefined);
+      this.#base.set(key, (digest = chunkDigest(this.#scratch)));
+    }
+    return digest;
+  }
+
+  /**
+   * The chunks that differ from the base, with their digests: now, or (with `later`, what the
+   * edits after a version found where they wrote, oldest first) at that version.
+   */
+  differing(later: readonly WriteBack[] = []): Map<number, string> {
+    const volume = this.#volume;
+    for (const key of volume.takeWritten()) this.#now.delete(key);
+    const then = this.#writtenBack(later);
+    const out = new Map<number, string>();
+    for (const key of volume.ownKeys()) {
+      const held = then.get(key);
+      let digest = held ? chunkDigest(held) : this.#now.get(key);
+      if (digest === undefined) this.#now.set(key, (digest = chunkDigest(volume.chunkNow(key))));
+      if (digest !== this.base(key)) out.set(key, digest);
+    }
+    return out;
+  }
+
+  /** The chunks the edits of `later` wrote, each as it was before the first of them. */
+  #writtenBack(later: readonly WriteBack[]): Map<number, LabelArray> {
+    const volume = this.#volume;
+    const chunks = new Map<number, LabelArray>();
+    for (let k = later.length - 1; k >= 0; k--) {
+      const { index, before } = later[k]!;
+      for (let j = 0; j < index.length; j++) {
+        const { key, at } = volume.placeOf(index[j]!);
+        let chunk = chunks.get(key);
+        if (!chunk) chunks.set(key, (chunk = volume.chunkNow(key).slice()));
+        chunk[at] = before[j]!;
+      }
+    }
+    return chunks;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * @module derived-label-index
+ * The label index of a segmentation that differs from an earlier one only in some segments'
+ * voxels (an edited version), found from the earlier index and a region alone, not a pass over
+ * the whole volume. A segment whose voxels did not change keeps its count, box and faces (a
+ * face is between a voxel of it and one that is not it, whatever that one holds). Each changed
+ * segment lies, now, within its earlier box or the boxes the edits wrote: that region is indexed
+ * alone, and its entries for the changed segments replace the earlier ones (a segment no longer
+ * present drops out). No voxel just outside the region holds a changed segment, so taking the
+ * outside for "not it", as the region's pass does, counts their faces as the whole pass would.
+ */
+import { buildLabelIndex, findLabel, spatialShape, type LabelIndex } from './label-index.ts';
+
+/** A box of voxels: its first z, y, x and its ends (exclusive). */
+export interface IndexBox {
+  from: readonly number[];
+  to: readonly number[];
+}
+
+/** What changed between the earlier segmentation and this one: the segments, and the boxes edits wrote. */
+export interface IndexChange {
+  changed: readonly number[];
+  boxes: readonly IndexBox[];
+}
+
+/** The region holding every voxel of the changed segments; null when nothing changed. */
+function regionOf(from: LabelIndex, { changed, boxes }: IndexChange): IndexBox | null {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-1, -1, -1];
+  const take = (first: readonly number[], end: readonly number[]) => {
+    for (let k = 0; k < 3; k++) [lo[k], hi[k]] = [Math.min(lo[k]!, first[k]!), Math.max(hi[k]!, end[k]!)];
+  };
+  for (const id of changed) {
+    const k = findLabel(from, id);
+    if (k >= 0) take(Array.from(from.boxes.subarray(k * 6, k * 6 + 3)), Array.from(from.boxes.subarray(k * 6 + 3, k * 6 + 6), (v) => v + 1));
+  }
+  for (const box of boxes) take(box.from, box.to);
+  return hi[0]! < 0 ? null : { from: lo, to: hi };
+}
+
+/**
+ * The index of `data` (C order, `shape`, as buildLabelIndex reads it) whose earlier index is
+ * `from`, with only the voxels of `change.changed` segments changed, within the earlier boxes of
+ * those segments and `change.boxes`.
+ */
+export function derivedLabelIndex(from: LabelIndex, data: ArrayLike<number>, shape: readonly number[], change: IndexChange): LabelIndex {
+  const [, ny, nx] = spatialShape(shape);
+  const region = regionOf(from, change);
+  const fresh = new Map<number, { count: number; faces: number; box: number[] }>();
+  if (region) {
+    const [z0, y0, x0] = region.from as [number, number, number];
+    const [dz, dy, dx] = [region.to[0]! - z0, region.to[1]! - y0, region.to[2]! - x0];
+    const part = new Uint32Array(dz * dy * dx);
+    for (let z = 0; z < dz; z++)
+      for (let y = 0; y < dy; y++) {
+        const row = ((z0 + z) * ny + (y0 + y)) * nx + x0;
+        for (let x = 0; x < dx; x++) part[(z * dy + y) * dx + x] = data[row + x]!;
+      }
+    const local = buildLabelIndex(part, [dz, dy, dx]);
+    for (const id of change.changed) {
+      const k = findLabel(local, id);
+      if (k < 0) continue;
+      const b = Array.from(local.boxes.subarray(k * 6, k * 6 + 6));
+      fresh.set(id, { count: local.counts[k]!, faces: local.faces[k]!, box: b.map((v, j) => v + region.from[j % 3]!) });
+    }
+  }
+  const changed = new Set(change.changed);
+  const ids: number[] = [];
+  for (const id of from.ids) if (!changed.has(id)) ids.push(id);
+  ids.push(...fresh.keys());
+  ids.sort((a, b) => a - b);
+  const n = ids.length;
+  const out: LabelIndex = { ids: Uint32Array.from(ids), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
+  ids.forEach((id, k) => {
+    const made = fresh.get(id);
+    if (made) {
+      [out.counts[k], out.faces[k]] = [made.count, made.faces];
+      out.boxes.set(made.box, k * 6);
+      return;
+    }
+    const j = findLabel(from, id);
+    [out.counts[k], out.faces[k]] = [from.counts[j]!, from.faces[j]!];
+    out.boxes.set(from.boxes.subarray(j * 6, j * 6 + 6), k * 6);
+  });
+  return out;
+}
