@@ -30,6 +30,9 @@ export interface VrEdits {
   undo(): Promise<void>;
 }
 
+/** A control of the row: a tool's button, or the split's Next and Apply, or Undo. */
+export type VrEditControl = EditTool | 'next' | 'apply' | 'undo';
+
 const TOOLS: { tool: EditTool; text: string }[] = [
   { tool: 'none', text: 'Off' },
   { tool: 'merge', text: 'Merge' },
@@ -46,6 +49,7 @@ export class VrEditTools {
   );
   readonly #edits: VrEdits;
   readonly #buttons = new Map<EditTool, Container>();
+  readonly #controls = new Map<VrEditControl, Container>();
   readonly #hint = new Text({ text: '', fontSize: T.smallFont, color: T.muted });
   #shown = '';
 
@@ -58,20 +62,23 @@ export class VrEditTools {
     for (const { tool, text } of TOOLS) {
       const button = textButton(text, () => edits.choose(tool));
       this.#buttons.set(tool, button);
+      this.#controls.set(tool, button);
       row.add(button);
     }
     const more = new Container({ flexDirection: 'row', gap: 8 });
-    more.add(
-      textButton('Next', () => edits.tools.nextGroup()),
-      textButton('Apply', () => edits.tools.applySplit()),
-      textButton('Undo', () => void edits.undo()),
-    );
+    const steps: [VrEditControl, Container][] = [
+      ['next', textButton('Next', () => edits.tools.nextGroup())],
+      ['apply', textButton('Apply', () => edits.tools.applySplit())],
+      ['undo', textButton('Undo', () => void edits.undo())],
+    ];
+    for (const [control, button] of steps) this.#controls.set(control, button);
+    more.add(...steps.map(([, button]) => button));
     this.root.add(row, more, this.#hint);
   }
 
-  /** The button of `tool` (automation aims at it). */
-  button(tool: EditTool): Container | undefined {
-    return this.#buttons.get(tool);
+  /** The button of `control` (automation aims at it). */
+  control(control: VrEditControl): Container | undefined {
+    return this.#controls.get(control);
   }
 
   /** A trigger the panel did not take, with the controller's ray: true when a tool used it. */
