@@ -7,15 +7,16 @@
  * own region only. Each lists the edits with who made them. Then each undoes their own (Ctrl-Z
  * on the pages, the panel's Undo in the headset), oldest first, so each undo passes over later
  * edits of the others: the region comes back exactly, on all three. Beside it: a layer's edit
- * drawn in place, not by loading the edited version whole. Screenshots land in
- * os.tmpdir()/vitrine-browser-shots.
+ * drawn in place, not by loading the edited version whole; and in a closed room, a page of
+ * someone who may only read it offers no control that writes, while an editor's offers them
+ * all. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
-import { peopleDir } from '../people/people-helpers.ts';
+import { bearer, peopleDir } from '../people/people-helpers.ts';
 import { browserAndHost } from './browser-host.ts';
 import { DRAW_SCALE, openHeadsetPage, openPage, shot, waitForDrawn, type OpenedPage } from './browser-session.ts';
 import { aimAt, framesPass, pressPanel, pullTriggerAt, type Vec } from './vr-controller.ts';
@@ -273,5 +274,55 @@ describe('editing labels together', () => {
     expect(reads).toHaveLength(1);
     expect(reads[0]).toContain('/layers/seg/labels?version=1');
     expect(page.errors).toEqual([]);
+  });
+
+  it('offers a reader of a closed room no control that writes, and an editor every one', async () => {
+    const room = await labelsRoom('edit-labels-readers');
+    const access = { editors: ['bob'], viewers: ['cy'], public: 'none' };
+    const closing = await fetch(`${session.host.baseUrl}/api/rooms/${room}/access`, {
+      method: 'PUT',
+      headers: { ...JSON_TYPE, ...bearer(people.tokens.ada!) },
+      body: JSON.stringify(access),
+    });
+    expect(closing.status).toBe(200);
+    const [reader, editor] = await Promise.all([
+      openPage(session.browser, session.contexts, roomLink(room, 'cy')),
+      openPage(session.browser, session.contexts, roomLink(room, 'bob')),
+    ]);
+    const panel = (page: Page, readOnly: boolean) =>
+      page.locator(`[data-testid=edit-panel][data-read-only=${readOnly}]:not([hidden])`).waitFor({ timeout: STATE_WAIT_MS });
+    await Promise.all([panel(reader.page, true), panel(editor.page, false), waitForDrawn(reader.page), waitForDrawn(editor.page)]);
+    /** Each control of the section that writes: whether it is enabled, and its title. */
+    const writers = (page: Page) =>
+      page.evaluate(() =>
+        [
+          ...document.querySelectorAll<HTMLButtonElement | HTMLInputElement>(
+            '[data-testid=edit-panel] button:not([data-edit-tool=none]), [data-testid=edit-panel] input',
+          ),
+        ].map((control) => ({ name: control.dataset.editTool ?? control.textContent, enabled: !control.disabled, title: control.title })),
+      );
+    const why = 'cy may look at this room but not change it (its owner, ada, can make you an editor).';
+    const read = await writers(reader.page);
+    // Merge, Split, Brush; radius, label, erase, only over; Next group, Apply split, Undo, Redo.
+    expect(read).toHaveLength(11);
+    expect(read.filter((control) => control.enabled || control.title !== why)).toEqual([]);
+    expect(await reader.page.textContent('[data-testid=edit-status]')).toBe(why);
+    expect(await reader.page.locator('button[data-edit-tool=none]').isEnabled()).toBe(true);
+    const written = await writers(editor.page);
+    expect(written).toHaveLength(11);
+    expect(written.filter((control) => !control.enabled || control.title === why)).toEqual([]);
+
+    // The reader's Ctrl-Z sends nothing; the editor paints, and the reader's page lists it.
+    const writes: string[] = [];
+    reader.page.on('request', (request) => void (request.method() === 'POST' && writes.push(request.url())));
+    await reader.page.keyboard.press('Control+z');
+    await editor.page.click('[data-edit-tool=brush]');
+    const box = (await editor.page.locator('canvas.stage-canvas').boundingBox())!;
+    await editor.page.mouse.click(box.x + box.width * ON_PAGE.paint[0], box.y + box.height * ON_PAGE.paint[1]);
+    await Promise.all([edits(editor.page, 1), edits(reader.page, 1)]);
+    expect(await reader.page.textContent('[data-testid=edit-list] li')).toMatch(/#\d+ paint by bob/);
+    expect(writes.filter((url) => url.includes('/edits'))).toEqual([]);
+    await shot(reader.page, 'edit-labels-reader');
+    expect([...reader.errors, ...editor.errors]).toEqual([]);
   });
 });
