@@ -150,6 +150,7 @@ export class EditPanel {
    * the tools go back to navigating and every control that writes is disabled, titled `why`.
    */
   setWritable(writable: boolean, why = ''): void {
+    const was = this.#readOnly;
     this.#readOnly = writable ? '' : why || 'You may not change this room.';
     for (const [control, title] of this.#writers) {
       control.disabled = !writable;
@@ -159,7 +160,7 @@ export class EditPanel {
     if (!writable) {
       this.choose('none');
       this.#status.textContent = this.#readOnly;
-    } else if (this.tools.tool === 'none') this.#status.textContent = '';
+    } else if (was && this.#status.textContent === was) this.#status.textContent = '';
   }
 
   /** Whether this page may edit its room. */
