@@ -26,7 +26,7 @@ import type { RoomVoice } from './voice/room-voice.ts';
 
 export interface AgentServiceDeps {
   ctx: ToolDeps & Pick<HostContext, 'options' | 'history' | 'rooms' | 'presence'>;
-  people: Pick<People, 'mayAny' | 'check'>;
+  people: Pick<People, 'mayAny' | 'check' | 'may'>;
   ids: ClientIds;
   /** On a service, how a room's conversation spans its hosts; null: this host's rooms are its own. */
   relay: AgentRelay | null;

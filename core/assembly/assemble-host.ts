@@ -55,6 +55,7 @@ import type { RemoteCache } from '../remote/remote-cache.ts';
 import { BlobRemoteCache } from '../remote/blob-remote-cache.ts';
 import { DiskRemoteCache } from '../remote/disk-remote-cache.ts';
 import { refreshRemotes } from '../published/remote-record.ts';
+import { OpenRetries } from '../remote/open-retries.ts';
 import { waitAtMost } from '../redis/time-limit.ts';
 
 /** Longest a starting host waits to open the remote specimens it keeps before it answers. */
@@ -186,11 +187,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     reload,
   };
   // Remote specimens published on another host of the service (or before a restart) are listed
-  // as published ones are: with every refresh, and once before the host answers (bounded: a
-  // remote that is down is tried again at the next refresh).
+  // as published ones are: with every refresh, and once before the host answers (bounded: one
+  // whose remote is down is tried again by itself, with a growing wait, until it opens).
   const remotes = { remotes: sources.remotes, catalog };
-  workspace.published.follow(() => refreshRemotes(remotes));
-  await waitAtMost(refreshRemotes(remotes), REMOTE_START_WAIT_MS);
+  const opening = new OpenRetries(() => refreshRemotes(remotes), (message, err) => log.warn({ err }, message));
+  workspace.published.follow(() => opening.run());
+  await waitAtMost(opening.run(), REMOTE_START_WAIT_MS);
   const hasLevels = (result: StoredResult) => hasMeshLevels(result, options.meshLodTriangles);
   const scenes = new RoomScenes(
     {
@@ -276,6 +278,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     clientIds: workspace.clientIds,
     agentRelay: workspace.agentRelay,
     async close() {
+      opening.close();
       replays.close();
       ctx.scenes.close();
       workspace.close();

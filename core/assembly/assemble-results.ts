@@ -65,7 +65,7 @@ export async function assembleResults(deps: {
     publish: (roomId, event) => {
       // A layer's cache slot speaks to its room's streams, naming the layer.
       const target = roomEventOf(roomId, event);
-      events.publish(roomChannel(target.room), target.event);
+      if (target) events.publish(roomChannel(target.room), target.event);
     },
     idOf: (result) => resultIds.of(result),
   });

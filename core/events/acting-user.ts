@@ -19,6 +19,8 @@ import { ROOM_CHANNEL_PREFIX } from './channels.ts';
 export interface Acting {
   readonly name: string;
   readonly check?: (roomId: string, want: 'read' | 'write') => Promise<void>;
+  /** Whether the request may `want` the room, without a refusal (a promise only when its access must be fetched). */
+  readonly may?: (roomId: string, want: 'read' | 'write') => boolean | Promise<boolean>;
 }
 
 const acting = new AsyncLocalStorage<Acting>();
@@ -48,6 +50,11 @@ export function asRoomsOwn<T>(work: () => T): T {
 /** What rooms let the request being served do (see {@link Acting}), or undefined for work no request made. */
 export function actingCheck(): Acting['check'] {
   return acting.getStore()?.check;
+}
+
+/** Whether the request being served may `want` room `roomId` (work no request made may). */
+export function actingMay(roomId: string, want: 'read' | 'write'): boolean | Promise<boolean> {
+  return acting.getStore()?.may?.(roomId, want) ?? true;
 }
 
 /** A room event's data with `by` added, when someone is acting and the data has no `by` of its own. */

@@ -24,6 +24,18 @@ export function layerSlot(roomId: string, layerId: string): string {
   return id.length > MAX_ROOM_ID_LENGTH ? id : id.padEnd(MAX_ROOM_ID_LENGTH + 1, SEP);
 }
 
+/** The layer id of a room's readers' slot: no layer takes it (a layer id is letters, digits, `_`, `.` and `-`). */
+const READERS = '#readers';
+
+/**
+ * The slot where those who may only read room `roomId` compute what they ask of it that it does
+ * not show: they are answered, and the room's entry, its scene and its streams stay as they were.
+ * A result it holds is the room's as a layer's is (read by those who may read the room).
+ */
+export function readersSlot(roomId: string): string {
+  return layerSlot(roomId, READERS);
+}
+
 /** The room and layer a slot id stands for; null for an ordinary room id. */
 export function slotOwner(id: string): { room: string; layer: string } | null {
   if (id.length <= MAX_ROOM_ID_LENGTH) return null;
@@ -40,11 +52,12 @@ export function slotOwner(id: string): { room: string; layer: string } | null {
 /**
  * Where an event a result service published for `roomId` goes: the room's own streams, and for
  * a layer's slot its room's streams with the layer named (`computing`, `result` and `failed`
- * then say which layer they are for).
+ * then say which layer they are for); nowhere for the readers' slot (a read tells no one).
  */
-export function roomEventOf(roomId: string, event: HostEvent): { room: string; event: HostEvent } {
+export function roomEventOf(roomId: string, event: HostEvent): { room: string; event: HostEvent } | null {
   const owner = slotOwner(roomId);
   if (!owner) return { room: roomId, event };
+  if (owner.layer === READERS) return null;
   const data = typeof event.data === 'object' && event.data !== null ? { ...event.data, layer: owner.layer } : { layer: owner.layer };
   return { room: owner.room, event: { ...event, data } };
 }

@@ -9,7 +9,8 @@
  * reading the host's precomputed annotations; mesh and point layers as neuroglancer-geometry.ts
  * makes them; meshes and marks in the room's frame (neuroglancer-frame.ts). A labels layer's
  * segments take the page's categorical colours (Neuroglancer would pick its own): each id up to
- * the result's largest, at most MAX_COLOURED_SEGMENTS of them. Layers not computed yet have nothing to read: they are not listed. Each layer's
+ * the result's largest, at most MAX_COLOURED_SEGMENTS of them. Layers not computed yet have nothing to read: they are not listed,
+ * but for a remote image read in place, which reads the image's own store through the host. Each layer's
  * `description` and the state's `title` say what made it (its plugin, version, bundle, call).
  */
 import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.ts';
@@ -143,16 +144,32 @@ function layerState(
   points: ReadonlyMap<string, readonly number[][]>,
   frame: FrameDimensions,
   lodMeshes: ReadonlyMap<string, number[]>,
+  inPlace: ReadonlyMap<string, string>,
 ): Record<string, unknown> | null {
+  const storePath = inPlace.get(layer.id);
+  // A remote image read in place: its own store through the host, every level, shown before (and whatever) the host read for the layer.
+  if (storePath !== undefined) return volumeLayer(layer, `zarr://${baseUrl}${storePath}`, baseUrl, segmentColors, frame, lodMeshes);
   // A file served only as it is has no result id, so no OME-Zarr store either.
   if (!layer.result?.result_id) return null;
   if (layer.kind === 'mesh' && lodMeshes.has(layer.id)) return lodMeshLayer(layer, baseUrl, frame, DEFAULT_MESH_COLOUR);
   if (layer.kind === 'mesh' && layer.result.type === 'mesh') return meshLayer(layer, baseUrl, frame);
   if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!, frame) : null;
   if (layer.result.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) return null;
-  const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
+  return volumeLayer(layer, `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`, baseUrl, segmentColors, frame, lodMeshes);
+}
+
+/** An image or labels layer reading the OME-Zarr store `source`; a labels layer's surfaces are its result's levels of detail, once it has them. */
+function volumeLayer(
+  layer: SceneLayer,
+  source: string,
+  baseUrl: string,
+  segmentColors: ReadonlyMap<string, SegmentColors>,
+  frame: FrameDimensions,
+  lodMeshes: ReadonlyMap<string, number[]>,
+): Record<string, unknown> {
   if (layer.kind === 'image') return imageLayer(layer, source);
-  const meshes = lodMeshes.has(layer.id) ? meshSource(layer.result.result_id, baseUrl, frame) : null;
+  const resultId = layer.result?.result_id;
+  const meshes = resultId && lodMeshes.has(layer.id) ? meshSource(resultId, baseUrl, frame) : null;
   return labelsLayer(layer, source, meshes, lodMeshes.get(layer.id), segmentColors.get(layer.id));
 }
 
@@ -165,7 +182,9 @@ const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
  * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors);
  * `points`: the points of point layers (resultPoints); `unit`: the room's length unit (roomUnit);
  * `place`: the extent and middle of what the scene shows, in that unit (scenePlace); `lodMeshes`: the
- * labels and mesh layers whose results have levels of detail, with their segments (layersWithLevels).
+ * labels and mesh layers whose results have levels of detail, with their segments (layersWithLevels);
+ * `inPlace`: the layers that read a remote image's own store through the host, by layer id, that
+ * store's path (in-place-layers.ts).
  */
 export function neuroglancerState(
   roomId: string,
@@ -177,12 +196,13 @@ export function neuroglancerState(
   unit: string | null = null,
   place: ScenePlace | null = null,
   lodMeshes: ReadonlyMap<string, number[]> = new Map(),
+  inPlace: ReadonlyMap<string, string> = new Map(),
 ): Record<string, unknown> {
   const frame = frameDimensions(unit);
   const layers: Record<string, unknown>[] = [];
   const made: string[] = [];
   for (const layer of scene.layers) {
-    const shown = layerState(layer, baseUrl, segmentColors, points, frame, lodMeshes);
+    const shown = layerState(layer, baseUrl, segmentColors, points, frame, lodMeshes, inPlace);
     if (!shown) continue;
     // What made the layer, beside its name: Neuroglancer keeps a layer's unknown keys and ignores them.
     const provenance = layer.result?.provenance;

@@ -27,6 +27,7 @@ import { presenceRoutes } from './rooms/routes-presence.ts';
 import { jobRoutes } from './jobs/routes-jobs.ts';
 import { publishedRoutes } from './published/routes-published.ts';
 import { remoteRoutes } from './remote/routes-remotes.ts';
+import { remoteStoreRoutes } from './remote/routes-remote-store.ts';
 import { roomImageRoutes } from './rooms/routes-room-image.ts';
 import { roomRoutes } from './rooms/routes-rooms.ts';
 import { precomputedAnnotationRoutes } from './annotations/routes-precomputed-annotations.ts';
@@ -72,6 +73,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(remoteRoutes, { ctx });
+  await app.register(remoteStoreRoutes, { ctx });
   await app.register(roomRoutes, { ctx });
   await app.register(roomImageRoutes, { ctx });
   // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.

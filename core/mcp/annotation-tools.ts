@@ -22,7 +22,7 @@ export const ANNOTATION_TOOLS = {
     description:
       "Lists a room's annotations (points, lines, polylines, boxes, ellipsoids that peers placed), each with its id, label, points and what the host " +
       "measured: " +
-      'length (lines, polylines) or volume (boxes, ellipsoids), in the physical units of its points. Answers the room’s annotation version and at most ' +
+      'length (lines, polylines) or volume (boxes, ellipsoids), in the physical units of its points. Answers the room\'s annotation version and at most ' +
       '`limit` of them.',
     input: ({ room }) =>
       objectSchema({
@@ -55,7 +55,7 @@ export const ANNOTATION_TOOLS = {
           points: { type: 'array', items: POINT, minItems: 1, description: 'Its points [x, y, z] in physical units of the frame' },
           label: { type: 'string', maxLength: MAX_LABEL_LENGTH, description: 'A short name peers see (and plugins bind points by)' },
           color: { type: 'string', pattern: COLOR.source, description: '#rrggbb' },
-          layer: { type: 'string', description: 'The layer whose frame the points are in (absent: the room’s)' },
+          layer: { type: 'string', description: 'The layer whose frame the points are in (absent: the room\'s)' },
           properties: { type: 'object', description: 'At most 16 names, each a number or a string' },
           author: { type: 'string', maxLength: 64, description: 'Who placed it (absent: the agent)' },
         },

@@ -70,7 +70,7 @@ export const EDIT_TOOLS = {
           layer: LAYER,
           label: { ...ID, description: 'The id painted (0 erases)' },
           center: { ...VOXEL, description: 'The centre of the ball painted, [z, y, x]' },
-          radius: { type: 'number', minimum: 0, maximum: 64, description: 'The ball’s radius in voxels (Euclidean distance)' },
+          radius: { type: 'number', minimum: 0, maximum: 64, description: 'The ball\'s radius in voxels (Euclidean distance)' },
           voxels: { type: 'array', items: VOXEL, maxItems: 100_000, description: 'Voxels [z, y, x] painted instead of a ball' },
           only: { ...ID, description: 'Paint only voxels that hold this id now' },
         },

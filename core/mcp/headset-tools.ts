@@ -23,7 +23,7 @@ export const DISPLAY_PARAMS = ['gamma', 'opacity', 'color_scalar', 'max_steps', 
 /** What a headset can draw. */
 const LOADABLE = new Set(['mesh', 'volume']);
 
-const INDEX = { type: 'integer', minimum: 0, description: 'The loaded specimen’s place in the headset’s scene (0 the first loaded)' };
+const INDEX = { type: 'integer', minimum: 0, description: 'The loaded specimen\'s place in the headset\'s scene (0 the first loaded)' };
 
 const bad = (why: string) => createHostError('SPC_ERR_BAD_REQUEST', why);
 
@@ -77,22 +77,22 @@ export const HEADSET_TOOLS = {
     },
   },
   set_active_specimen: {
-    description: 'Makes one of the specimens loaded in a room’s headsets the active one (by its index).',
+    description: 'Makes one of the specimens loaded in a room\'s headsets the active one (by its index).',
     input: ({ room }) => objectSchema({ room, index: INDEX }, ['index']),
     call: async (call, args) => toHeadsets(call, roomArg(call, args), 'set_active_specimen', { index: integerArg(args, 'index') }),
   },
   remove_specimen: {
-    description: 'Removes one of the specimens loaded in a room’s headsets (by its index).',
+    description: 'Removes one of the specimens loaded in a room\'s headsets (by its index).',
     input: ({ room }) => objectSchema({ room, index: INDEX }, ['index']),
     call: async (call, args) => toHeadsets(call, roomArg(call, args), 'remove_specimen', { index: integerArg(args, 'index') }),
   },
   set_room_scene: {
-    description: 'Changes the backdrop the room’s headsets show around the specimens.',
+    description: 'Changes the backdrop the room\'s headsets show around the specimens.',
     input: ({ room }) => objectSchema({ room, name: { type: 'string', enum: [...ROOM_SCENES], description: 'The backdrop' } }, ['name']),
     call: async (call, args) => toHeadsets(call, roomArg(call, args), 'set_room_scene', { name: oneOf(args, 'name', ROOM_SCENES) }),
   },
   set_display_param: {
-    description: 'Sets a display parameter (gamma, opacity, color_scalar, max_steps, step_size, zoom) of a specimen loaded in the room’s headsets.',
+    description: 'Sets a display parameter (gamma, opacity, color_scalar, max_steps, step_size, zoom) of a specimen loaded in the room\'s headsets.',
     input: ({ room }) =>
       objectSchema(
         {
@@ -111,7 +111,7 @@ export const HEADSET_TOOLS = {
     },
   },
   capture_viewport: {
-    description: 'Looks through the eyes of the room’s oldest headset: answers what it shows now, as a JPEG picture.',
+    description: 'Looks through the eyes of the room\'s oldest headset: answers what it shows now, as a JPEG picture.',
     input: ({ room }) => objectSchema({ room }),
     call: async (call, args) => {
       const room = roomArg(call, args);

@@ -26,7 +26,7 @@ function layerFields(args: ToolArgs, skip: string[]): Record<string, unknown> {
 
 const SOURCE_NOTE =
   'Give `specimen` (an id from list_specimens) or `function` (a name), with `params` (absent ones take their defaults), ' +
-  'and `segment` (a label id or all) to show a segment’s surface of a labels volume.';
+  'and `segment` (a label id or all) to show a segment\'s surface of a labels volume.';
 
 /** The source a call names (specimen or function, params, segment). */
 function sourceOf(args: ToolArgs): Record<string, unknown> {
@@ -86,7 +86,7 @@ export const SCENE_TOOLS = {
   },
   snapshot_room: {
     description:
-      'Records a room as it is now (its scene, view and annotations, every layer computed and its bytes kept for the host’s --snapshot-ttl, 30 days by ' +
+      'Records a room as it is now (its scene, view and annotations, every layer computed and its bytes kept for the host\'s --snapshot-ttl, 30 days by ' +
       'default) ' +
       'and answers its id and a URL that opens it in the viewer exactly as it was. Restore it with PUT /api/rooms/{room}/scene {"snapshot": id}.',
     input: ({ room }) => objectSchema({ room }),

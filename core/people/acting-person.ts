@@ -12,6 +12,10 @@ import { ANONYMOUS } from './request-user.ts';
 import type { Identity } from './users.ts';
 
 /** How work done for `identity` (null: someone unknown) acts. */
-export function actingFor(people: Pick<People, 'check'>, identity: Identity | null): Acting {
-  return { name: identity?.name ?? ANONYMOUS, check: async (room, want) => void (await people.check(room, identity, want)) };
+export function actingFor(people: Pick<People, 'check' | 'may'>, identity: Identity | null): Acting {
+  return {
+    name: identity?.name ?? ANONYMOUS,
+    check: async (room, want) => void (await people.check(room, identity, want)),
+    may: (room, want) => people.may(room, identity, want),
+  };
 }

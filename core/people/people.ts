@@ -150,6 +150,13 @@ export class People {
     return access;
   }
 
+  /** Whether `who` may `want` the room: at once where its access is at hand, else once the store says. */
+  may(roomId: string, who: Identity | null, want: Want): boolean | Promise<boolean> {
+    const access = this.stores.access.known(roomId);
+    if (access !== undefined) return accessRefusal(roomId, access, who, want) === null;
+    return this.stores.access.get(roomId).then((fetched) => accessRefusal(roomId, fetched, who, want) === null);
+  }
+
   /** Whether `who` may `want` one of `roomIds` at least; an empty list names no room, so anyone may. */
   async mayAny(roomIds: readonly string[], who: Identity | null, want: Want): Promise<boolean> {
     if (roomIds.length === 0) return true;

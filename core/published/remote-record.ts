@@ -43,12 +43,14 @@ export async function unpublishRemote(ctx: RemotePublishDeps, id: string): Promi
 
 /**
  * Lists what the remote specimens' store holds that this host does not yet (published on
- * another host of the service, or before a restart), and unlists what it no longer holds.
+ * another host of the service, or before a restart), and unlists what it no longer holds;
+ * false while some could not be opened yet (their remote down): refresh again later.
  */
-export async function refreshRemotes(ctx: RemotePublishDeps): Promise<void> {
-  const { listed, gone } = await ctx.remotes.refresh();
+export async function refreshRemotes(ctx: RemotePublishDeps): Promise<boolean> {
+  const { listed, gone, complete } = await ctx.remotes.refresh();
   for (const id of gone) ctx.catalog.removeSource(`${REMOTE_SOURCE}:${id}`);
   for (const info of listed) ctx.catalog.setSource(`${REMOTE_SOURCE}:${info.id}`, 'published', [remoteRecord(ctx.remotes, info)]);
+  return complete;
 }
 
 /** The level a fetch of remote specimen `id` gives now, said as the remote, path and level; null once it is gone. */

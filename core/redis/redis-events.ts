@@ -108,8 +108,8 @@ export class RedisEvents {
       const parsed = storedJson(message) as RoomEventMessage | null;
       if (typeof parsed?.room !== 'string' || typeof parsed.event !== 'string') return;
       // A layer's cache slot speaks to its room's streams, naming the layer.
-      const { room, event } = roomEventOf(parsed.room, { event: parsed.event, data: parsed.data });
-      this.#hub.publish(roomChannel(room), event);
+      const target = roomEventOf(parsed.room, { event: parsed.event, data: parsed.data });
+      if (target) this.#hub.publish(roomChannel(target.room), target.event);
     }
   }
 

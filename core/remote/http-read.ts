@@ -105,9 +105,37 @@ function get(remote: Remote, url: string, range: ByteRange | undefined, signal: 
       response.on('error', reject);
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: body.bytes() }));
     });
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => reject(request.reusedSocket && STALE_CODES.has(error.code ?? '') ? new StaleSocket(error) : error));
     request.end();
   });
+}
+
+/** How a kept-alive connection the remote closed while idle fails the next request sent on it. */
+const STALE_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/** A request that failed only because the kept-alive connection it went out on was closed meanwhile. */
+class StaleSocket extends Error {
+  constructor(readonly reason: Error) {
+    super(reason.message);
+  }
+}
+
+/**
+ * {@link get}, sent again once on a new connection when the kept-alive one it went out on had
+ * been closed by the remote (a server's idle timeout racing the request): the remote never saw
+ * it, and a GET or HEAD may be asked twice. Any other failure, or a second one, is the remote's.
+ */
+async function getOnce(...args: Parameters<typeof get>): Promise<Answer> {
+  try {
+    return await get(...args);
+  } catch (error) {
+    if (!(error instanceof StaleSocket)) throw error;
+    try {
+      return await get(...args);
+    } catch (again) {
+      throw again instanceof StaleSocket ? again.reason : again;
+    }
+  }
 }
 
 /**
@@ -124,7 +152,7 @@ export async function httpRead(
 ): Promise<RemoteBytes | undefined> {
   let at = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const answer = await get(remote, at, range, signal, maxBytes, head ? 'HEAD' : 'GET');
+    const answer = await getOnce(remote, at, range, signal, maxBytes, head ? 'HEAD' : 'GET');
     const { status, headers, body } = answer;
     if (status >= 300 && status < 400 && headers.location) {
       const next = RemoteList.within(remote, headers.location, at);
@@ -135,9 +163,20 @@ export async function httpRead(
     if (status === 404 || status === 410) return undefined;
     if (status !== 200 && status !== 206) throw new RemoteFault('failed', `it answered HTTP ${status}`);
     const bytes = range && status === 200 ? sliceOf(body, range) : body;
-    return { bytes, etag: headerOf(headers.etag), lastModified: headerOf(headers['last-modified']) };
+    return { bytes, etag: headerOf(headers.etag), lastModified: headerOf(headers['last-modified']), size: sizeOf(status, headers, body, head) };
   }
   throw new RemoteFault('failed', `more than ${MAX_REDIRECTS} redirects`);
+}
+
+/** The whole object's length: a 206's `Content-Range` total, a HEAD's `Content-Length`, a 200's body. */
+function sizeOf(status: number, headers: http.IncomingHttpHeaders, body: Uint8Array, head: boolean): number | undefined {
+  if (status === 206) {
+    const total = /\/(\d+)\s*$/.exec(headers['content-range'] ?? '');
+    return total ? Number(total[1]) : undefined;
+  }
+  if (!head) return body.length;
+  const length = Number(headers['content-length']);
+  return Number.isFinite(length) ? length : undefined;
 }
 
 function headerOf(value: string | string[] | undefined): string | null {

@@ -1,10 +1,11 @@
 /**
  * @module port-store
  * The thread's side of a remote read: zarrita's store, each key asked of the host on the task's
- * port and answered there (volume-task.ts), and the read itself.
+ * port and answered there (volume-task.ts), and the read itself, with the values' range.
  */
 import type { AbsolutePath, AsyncReadable, RangeQuery } from '@zarrita/storage';
 import * as zarr from 'zarrita';
+import { valueRange } from '../envelope/value-range.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask, StoreAnswer, StoreAsk } from './volume-task.ts';
 
 class PortStore implements AsyncReadable {
@@ -46,7 +47,8 @@ export async function readRemoteVolumeTask(task: RemoteVolumeTask): Promise<Remo
     const location = zarr.root(store).resolve(task.path as AbsolutePath);
     const array = task.format === 3 ? await zarr.open.v3(location, { kind: 'array' }) : await zarr.open.v2(location, { kind: 'array', attrs: false });
     const chunk = await zarr.get(array as zarr.Array<zarr.NumberDataType, PortStore>, task.selection, { useSharedArrayBuffer: true });
-    return { shape: chunk.shape, data: chunk.data as ArrayBufferView };
+    const data = chunk.data as ArrayBufferView & ArrayLike<number>;
+    return { shape: chunk.shape, data, valueRange: valueRange(data) };
   } finally {
     task.port.close();
   }

@@ -121,5 +121,6 @@ export async function readRemoteVolume(
   const tAxis = image.axes.indexOf('t');
   if (axes.includes('t') && level.scale && tAxis >= 0) volume.time_step = level.scale[tAxis];
   if (image.labels) volume.labels = true;
-  return normalizeResult(volume, 'volume');
+  // The range was scanned on the thread that read the level.
+  return normalizeResult(volume, 'volume', chunk.valueRange ?? null);
 }

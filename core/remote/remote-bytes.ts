@@ -12,6 +12,8 @@ export interface RemoteBytes {
   bytes: Uint8Array;
   etag: string | null;
   lastModified: string | null;
+  /** The whole object's length in bytes when the remote said it (a range's total, a HEAD's length). */
+  size?: number;
 }
 
 export class RemoteFault extends Error {

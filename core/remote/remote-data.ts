@@ -54,6 +54,8 @@ export interface RemoteDataOptions {
 export interface RemoteChanges {
   listed: RemoteSpecimenInfo[];
   gone: string[];
+  /** False when this host is not yet in line with the store (an image that could not be opened now): refresh again later. */
+  complete: boolean;
 }
 
 
@@ -163,13 +165,12 @@ export class RemoteData {
   }
 
   async #readStore(): Promise<RemoteChanges> {
-    const none: RemoteChanges = { listed: [], gone: [] };
     const version = await this.#store.version();
-    if (version === this.#seen) return none;
+    if (version === this.#seen) return { listed: [], gone: [], complete: true };
     const edits = this.#edits;
     const records = await this.#store.list();
     // A publish or delete made here meanwhile is newer than this list: the next read applies.
-    if (this.#edits !== edits) return none;
+    if (this.#edits !== edits) return { listed: [], gone: [], complete: false };
     const ids = new Set(records.map((record) => record.id));
     const gone = [...this.#specimens.keys()].filter((id) => !ids.has(id));
     for (const id of gone) {
@@ -191,7 +192,7 @@ export class RemoteData {
       }
     }
     if (complete) this.#seen = version;
-    return { listed, gone };
+    return { listed, gone, complete };
   }
 
   /** Lets go of the levels read of specimen `id` (replaced or removed). */
@@ -226,12 +227,41 @@ export class RemoteData {
    * differently now, each asked with a HEAD under the host's remote rules: a remote this host
    * does not name is refused (SPC_ERR_REMOTE_NOT_ALLOWED), one that does not answer is a 502.
    */
-  async changed(origin: Pick<RemoteProvenance['remote'], 'name' | 'versions'>, signal?: AbortSignal): Promise<RemoteKeyChange[]> {
+  async changed(origin: Pick<RemoteProvenance['remote'], 'name' | 'path' | 'versions'>, signal?: AbortSignal): Promise<RemoteKeyChange[]> {
     const keys = Object.entries(origin.versions);
     // Every key is checked against the host's remotes before any is asked.
     const targets = keys.map(([key]) => this.list.resolve(`${origin.name}/${key}`));
     const now = await Promise.all(targets.map((target) => this.reads.versionNow(target, signal)));
-    return keys.flatMap(([key, recorded], i) => (now[i] === recorded ? [] : [{ key, recorded, now: now[i]! }]));
+    const changes = keys.flatMap(([key, recorded], i) => (now[i] === recorded ? [] : [{ key, recorded, now: now[i]!, url: targets[i]!.url }]));
+    if (changes.length > 0) await this.#moved(origin, changes);
+    return changes.map(({ url: _url, ...change }) => change);
+  }
+
+  /**
+   * The remote gave other versions of an image's keys than a level was read with: each key's
+   * version is taken as the remote gives it now (so its bytes are read again, not served from
+   * the cache), and the levels held of every specimen of that image are let go, so the next
+   * reader reads them anew; a moved metadata document opens the image again first.
+   */
+  async #moved(origin: Pick<RemoteProvenance['remote'], 'name' | 'path'>, changes: (RemoteKeyChange & { url: string })[]): Promise<void> {
+    await Promise.all(changes.map(({ url, now }) => (now === null ? this.reads.validators.forget(url) : this.reads.validators.set(url, now))));
+    const metadataMoved = changes.some(({ key }) => /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/.test(key));
+    const ofImage = [...this.#specimens.values()].filter(({ image }) => image.target.remote.name === origin.name && image.target.path === origin.path);
+    for (const specimen of ofImage) {
+      if (!metadataMoved) {
+        this.#letGo(specimen.id);
+        continue;
+      }
+      const opened = await this.#open(specimen).catch((error: unknown) => {
+        this.#warn(`remote specimen '${specimen.id}' could not be opened again after its metadata changed`, error);
+        return null;
+      });
+      // Still this specimen (not replaced or removed meanwhile): the levels read of the old metadata go with it.
+      if (this.#specimens.get(specimen.id) === specimen) {
+        if (opened) this.#hold(opened);
+        else this.#letGo(specimen.id);
+      }
+    }
   }
 
   /** Level `level` of the specimen as a volume result, read once and held while the host's result budget keeps it. */

@@ -2,13 +2,14 @@
  * @module remote-reads
  * Every read the host makes from a remote goes through here: the target checked to lie inside
  * its remote, at most 16 reads at once per remote, each bounded by `--remote-timeout`, kept in
- * the remote cache under the URL, range and version, and every fault turned into the
+ * the remote cache under the URL, range and the key's own version, and every fault turned into the
  * catalogued error naming the remote and the key: SPC_ERR_REMOTE_NOT_ALLOWED when the read
  * would leave what the operator named, SPC_ERR_REMOTE_UNAVAILABLE when the remote failed or
  * timed out. Nothing here blocks anything but the read that waits for it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createHostError, isHostError, type HostError } from '../errors.ts';
+import { ChunkValidators } from './chunk-validators.ts';
 import { FetchLimit } from './fetch-limit.ts';
 import { httpRead } from './http-read.ts';
 import type { s3Head as S3Head, s3Read as S3Read } from './s3-read.ts';
@@ -44,10 +45,15 @@ export class RemoteReads {
   /** The S3 client and reader, loaded with the SDK when an `s3://` remote is first read. */
   #s3: Promise<{ client: S3Client; read: typeof S3Read; head: typeof S3Head }> | null = null;
 
+  /** The version each chunk or shard was last seen at, and when. */
+  readonly validators: ChunkValidators;
+
   constructor(
     readonly options: RemoteReadsOptions,
     readonly cache: RemoteCache,
-  ) {}
+  ) {
+    this.validators = new ChunkValidators(cache);
+  }
 
   /** Requests and bytes read from `remote` so far. */
   tally(remote: string): RemoteTally {
@@ -55,16 +61,34 @@ export class RemoteReads {
   }
 
   /**
-   * The bytes at `target` (a range of them when asked), from the cache when kept under this
-   * `version`, else from the remote; undefined when the remote has no such key.
-   * `version` null reads the remote every time (metadata, whose version is what it answers).
+   * The bytes at `target` (a range of them when asked); undefined when the remote has no such
+   * key. `arrayVersion` null reads the remote every time (metadata, whose version is what it
+   * answers). Otherwise the bytes are kept under the URL, the range and the key's own version
+   * (chunk-validators.ts): a version seen within its window is trusted without a round trip, an
+   * older one is asked again with a `HEAD` (no bytes) before the kept bytes are served, and a
+   * key the remote gives no version for is kept under `arrayVersion` (its array's metadata's).
    */
-  async read(target: RemoteTarget, range?: ByteRange, version: string | null = null, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
-    const key = version === null ? null : remoteCacheKey(target.url, rangeText(range), version);
-    const kept = key === null ? undefined : await this.cache.get(key);
+  async read(target: RemoteTarget, range?: ByteRange, arrayVersion: string | null = null, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
+    if (arrayVersion === null) return this.#fetch(target, range, signal);
+    const keyUnder = (version: string) =>
+      remoteCacheKey(target.url, rangeText(range), version === '' ? `array ${arrayVersion}` : `key ${version}`);
+    let known = await this.validators.get(target.url);
+    if (known && this.validators.stale(known)) {
+      const head = await this.head(target, signal);
+      if (!head) {
+        this.validators.forget(target.url);
+        return undefined;
+      }
+      await this.validators.set(target.url, versionOf(head) ?? '');
+      known = await this.validators.get(target.url);
+    }
+    const kept = known ? await this.cache.get(keyUnder(known.version)) : undefined;
     if (kept) return kept;
     const read = await this.#fetch(target, range, signal);
-    if (read && key !== null) await this.cache.set(key, read);
+    if (!read) return undefined;
+    const version = versionOf(read) ?? '';
+    if (known?.version !== version || this.validators.stale(known)) await this.validators.set(target.url, version);
+    await this.cache.set(keyUnder(version), read);
     return read;
   }
 
@@ -74,8 +98,13 @@ export class RemoteReads {
    * null when the remote has no such key.
    */
   async versionNow(target: RemoteTarget, signal?: AbortSignal): Promise<string | null> {
-    const head = await this.#fetch(target, undefined, signal, true);
+    const head = await this.head(target, signal);
     return head ? (versionOf(head) ?? '') : null;
+  }
+
+  /** What a `HEAD` of `target` says (its version and length, no bytes), under the same rules and limits as a read; undefined when missing. */
+  head(target: RemoteTarget, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
+    return this.#fetch(target, undefined, signal, true);
   }
 
   async #fetch(target: RemoteTarget, range: ByteRange | undefined, signal: AbortSignal | undefined, head = false): Promise<RemoteBytes | undefined> {

@@ -3,13 +3,13 @@
  * A remote OME-Zarr image as zarrita's store: every key zarrita asks for (`/zarr.json`,
  * `/0/.zarray`, a chunk, a range of a shard) is read through RemoteReads, inside the image's
  * remote. Metadata documents are read fresh and their version (ETag or Last-Modified)
- * remembered; a chunk is kept in the remote cache under the version of the array it belongs
- * to, so a changed array is read again.
+ * remembered; a chunk is kept in the remote cache under its own version (RemoteReads), or
+ * under its array's when the remote gives it none.
  */
 import type { AbsolutePath, AsyncReadable, GetOptions, RangeQuery } from '@zarrita/storage';
 import type { RemoteList, RemoteTarget } from './remote-list.ts';
 import type { RemoteReads } from './remote-reads.ts';
-import { versionOf } from './remote-bytes.ts';
+import { versionOf, type RemoteBytes } from './remote-bytes.ts';
 
 const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/;
 
@@ -31,7 +31,7 @@ export class RemoteZarrStore implements AsyncReadable {
     return this.list.target(this.root.remote, `${this.root.path}${key}`);
   }
 
-  /** The version chunks under `key` are kept with: that of their array's metadata document. */
+  /** The version of the array `key` belongs to (its metadata document's): chunks the remote gives no version of are kept under it. */
   #chunkVersion(key: string): string {
     let best = '';
     let version: string | null = null;
@@ -64,6 +64,17 @@ export class RemoteZarrStore implements AsyncReadable {
     const read = await this.reads.read(this.#target(key), range, this.#chunkVersion(key), opts?.signal);
     this.#chunkVersions.set(key, read ? (versionOf(read) ?? '') : null);
     return read?.bytes;
+  }
+
+  /**
+   * Key `key` of the image (a range of it when asked) as the remote has it, for a reader of the
+   * image's own store through the host: a metadata document read afresh, a chunk or shard
+   * through the cache as any chunk read is. What it reads is not counted among the keys a level
+   * read (versionsOf): it is some viewer's, not a level's.
+   */
+  async inPlace(key: AbsolutePath, range: RangeQuery | undefined, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
+    if (METADATA.test(key)) return this.reads.read(this.#target(key), range, null, signal);
+    return this.reads.read(this.#target(key), range, this.#chunkVersion(key), signal);
   }
 
   /**

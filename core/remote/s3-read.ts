@@ -34,7 +34,8 @@ export async function s3Read(
     const size = answer.ContentLength ?? 0;
     if (size > maxBytes) throw new RemoteFault('failed', `its object of ${size} bytes is over the ${maxBytes}-byte limit`);
     const bytes = answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array(0);
-    return { bytes, etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null };
+    const total = /\/(\d+)$/.exec(answer.ContentRange ?? '');
+    return { bytes, etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null, size: total ? Number(total[1]) : bytes.length };
   } catch (error) {
     const name = (error as { name?: string }).name;
     if (name === 'NoSuchKey' || name === 'NotFound') return undefined;
@@ -47,7 +48,7 @@ export async function s3Head(client: S3Client, url: string, signal: AbortSignal)
   const { bucket, key } = bucketKey(url);
   try {
     const answer = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
-    return { bytes: new Uint8Array(0), etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null };
+    return { bytes: new Uint8Array(0), etag: answer.ETag ?? null, lastModified: answer.LastModified?.toUTCString() ?? null, size: answer.ContentLength };
   } catch (error) {
     const name = (error as { name?: string }).name;
     if (name === 'NoSuchKey' || name === 'NotFound') return undefined;

@@ -20,10 +20,12 @@ export interface RemoteVolumeTask {
   port: MessagePort;
 }
 
-/** What a thread answers: the selection's shape and its values, in shared memory. */
+/** What a thread answers: the selection's shape and its values, in shared memory, with their finite least and greatest (none: undefined). */
 export interface RemoteVolumeChunk {
   shape: number[];
   data: ArrayBufferView;
+  /** Scanned on the thread, so the host's event loop does not scan a whole level for it. */
+  valueRange?: [number, number];
 }
 
 /** Asked by the thread on the port: the bytes of `key` (a range of them when given). */

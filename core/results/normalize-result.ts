@@ -108,7 +108,7 @@ function normalizeMesh(r: Record<string, unknown>): StoredResult {
   return result;
 }
 
-function normalizeVolume(r: Record<string, unknown>): StoredResult {
+function normalizeVolume(r: Record<string, unknown>, scanned?: [number, number] | null): StoredResult {
   const shape = numberList(r.shape, 'shape');
   if (!shape || shape.length === 0 || shape.some((n) => !Number.isInteger(n) || n < 0)) fail('shape must be a list of non-negative integers');
   const dtype = r.dtype ?? (isTypedArray(r.data) ? dtypeOf(r.data) : undefined);
@@ -129,7 +129,7 @@ function normalizeVolume(r: Record<string, unknown>): StoredResult {
   const axes = refusedAsResult(AxesFieldError, () => checkAxesFields(r, shape));
   Object.assign(result, axes);
   if (hasSteps(axes)) return Object.assign(result, volumeStats(data, stepLayout({ ...axes, shape }), axes.vector === true));
-  const range = valueRange(data);
+  const range = scanned === undefined ? valueRange(data) : scanned;
   if (range) result.valueRange = range;
   Object.assign(result, refusedAsResult(LabelFieldError, () => readLabelFields(r, dtype)));
   return result;
@@ -181,8 +181,12 @@ function normalizeImage(r: Record<string, unknown>): StoredResult {
   return { type: 'image', width: width as number, height: height as number, channels, dtype: dtype as 'uint8', data };
 }
 
-/** Checks a returned value against `returnType`; throws ResultShapeError with a readable reason. */
-export function normalizeResult(value: unknown, returnType: ResultType): StoredResult {
+/**
+ * Checks a returned value against `returnType`; throws ResultShapeError with a readable reason.
+ * `scanned`: a volume's value range the host itself worked out already, off its event loop (a
+ * remote level read on a worker thread; null: no finite value), so it is not scanned again here.
+ */
+export function normalizeResult(value: unknown, returnType: ResultType, scanned?: [number, number] | null): StoredResult {
   if (value === null || typeof value !== 'object') fail(`expected a ${returnType} result object, got ${value === null ? 'null' : typeof value}`);
   const r = value as Record<string, unknown>;
   if (r.type !== undefined && r.type !== returnType) fail(`result type '${String(r.type)}' does not match the declared ${returnType}`);
@@ -190,7 +194,7 @@ export function normalizeResult(value: unknown, returnType: ResultType): StoredR
     case 'mesh':
       return normalizeMesh(r);
     case 'volume':
-      return normalizeVolume(r);
+      return normalizeVolume(r, scanned);
     case 'point_cloud':
       return normalizePointCloud(r);
     case 'image':

@@ -28,7 +28,7 @@ export const DISPLAY_PROPERTIES: Record<string, Schema> = {
     oneOf: [numbers(16), { type: 'array', items: numbers(4), minItems: 4, maxItems: 4 }],
     description: 'A 4×4 transform, row-major, in physical units: 16 numbers or 4 rows of 4, kept as 16 (identity when absent)',
   },
-  clip_planes: { type: 'array', maxItems: MAX_CLIP_PLANES, items: numbers(4), description: 'Planes [a, b, c, d]: points with ax+by+cz+d ≥ 0 are kept' },
+  clip_planes: { type: 'array', maxItems: MAX_CLIP_PLANES, items: numbers(4), description: 'Planes [a, b, c, d]: points with ax+by+cz+d >= 0 are kept' },
   labels: {
     type: 'object',
     description: 'How a labels layer is drawn',

@@ -173,6 +173,16 @@ function olderVersion(result: LayerResult, shown: LayerResult | undefined): bool
   return next !== null && now !== null && next.base_result === now.base_result && next.edits.length < now.edits.length;
 }
 
+/** `result` with the levels and provenance `shown` has of it when it is the same result told without them. */
+function withKnown(result: LayerResult, shown: LayerResult | undefined): LayerResult {
+  if (!shown || shown.result_id !== result.result_id) return result;
+  return {
+    ...result,
+    ...(shown.levels && !result.levels ? { levels: shown.levels } : {}),
+    ...(shown.provenance && !result.provenance ? { provenance: shown.provenance } : {}),
+  };
+}
+
 /**
  * Sets layer `id`'s result, computed from `source` (and its kind, when the result decides it),
  * unless the layer has gone or shows another source by now. `counts`: the result's steps and
@@ -185,10 +195,10 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
     if (!old || !sameSource(old.source, source)) return null;
     if (olderVersion(result, old.result)) return null;
     // A result of its source set again: the layer is no longer stale. The same result told
-    // without what made it (the room's entry knows no provenance) keeps the provenance it has.
+    // without what the layer knows of it (its levels, what made it: a room's entry may know
+    // neither) keeps what it knows, in whichever order the two came.
     const { stale: _stale, failed: _failed, ...fresh } = old;
-    const known = old.result?.result_id === result.result_id && old.result?.provenance && !result.provenance;
-    const set = { ...fresh, ...(kind ? { kind } : {}), result: known ? { ...result, provenance: old.result!.provenance } : result };
+    const set = { ...fresh, ...(kind ? { kind } : {}), result: withKnown(result, old.result) };
     const layer = counts ? fitLayerSteps(set, counts) : set;
     if (JSON.stringify(layer) === JSON.stringify(old)) return null;
     return { ...scene, layers: scene.layers.map((l, i) => (i === at ? layer : l)) };

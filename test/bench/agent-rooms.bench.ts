@@ -225,6 +225,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const model = await startScriptedModel('anthropic');
   const host = await spawnFixtureHost(['--log-level', 'warn', '--agent-provider', 'anthropic', '--agent-model', 'bench', '--agent-url', model.url], {
     env: { ANTHROPIC_API_KEY: 'sk-ant-bench' },
+    // AGENT_PROF=<folder>: the host writes a CPU profile of each thread there when it stops.
+    ...(process.env.AGENT_PROF ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', process.env.AGENT_PROF] } : {}),
   });
   const relay = await startScriptServer(`import(${JSON.stringify(new URL('plain-agent-relay.mjs', import.meta.url).href)})`, [model.url]);
   const receivers = new Receivers();

@@ -55,7 +55,7 @@ const PATHS: Record<string, (reference: string) => Promise<Refusal>> = {
     const named = slash > 0 && !reference.includes('://');
     const origin = named ? { name: reference.slice(0, slash), key: reference.slice(slash + 1) } : { name: reference, key: 'zarr.json' };
     try {
-      await data.changed({ name: origin.name, versions: { [origin.key]: '"v"' } });
+      await data.changed({ name: origin.name, path: '', versions: { [origin.key]: '"v"' } });
       return { status: 200, code: undefined };
     } catch (error) {
       if (!isHostError(error)) throw error;

@@ -1,7 +1,7 @@
 /**
- * Setting a layer's result: the same result told again without its provenance (as the room's
- * entry tells it) keeps the provenance the layer has; a new result replaces it; a stale or
- * failed mark goes.
+ * Setting a layer's result: the same result told again without its provenance or levels (as
+ * the room's entry may tell it) keeps what the layer has, in either order; a new result
+ * replaces it; a stale or failed mark goes.
  */
 import { describe, expect, it } from 'vitest';
 import { setLayerResult, setLayerStale } from '../../core/scenes/scene-ops.ts';
@@ -9,13 +9,16 @@ import type { LayerResult, RoomScene } from '../../core/wire/scene-types.ts';
 
 const source = { function: 'ring', params: {} };
 const provenance = { plugin: 'shapes', version: '1.0.0', bundle: 'b'.repeat(64), function: 'ring', params: {}, host: '0.1.0' };
-const made: LayerResult = { result_id: 'a'.repeat(64), type: 'mesh', data_url: '/x', provenance };
+const made: LayerResult = { result_id: 'a'.repeat(64), type: 'mesh', data_url: '/x', levels: true, provenance };
 const scene = (result?: LayerResult): RoomScene => ({ version: 1, active: 'l', layers: [{ id: 'l', kind: 'mesh', source, ...(result ? { result } : {}) }] });
 
 describe('a layer result set', () => {
-  it('keeps the provenance of the same result told without it', () => {
-    const { provenance: _p, ...bare } = made;
+  it('keeps the provenance and levels of the same result told without them', () => {
+    const { provenance: _p, levels: _l, ...bare } = made;
+    // The layer's own run first, then the room's entry: nothing changes.
     expect(setLayerResult('l', source, bare)(scene(made))).toBeNull();
+    // The entry first, then the run: the run's fields are set.
+    expect(setLayerResult('l', source, made)(scene(bare))?.layers[0]?.result).toEqual(made);
     const other = { ...bare, result_id: 'c'.repeat(64) };
     expect(setLayerResult('l', source, other)(scene(made))?.layers[0]?.result).toEqual(other);
   });

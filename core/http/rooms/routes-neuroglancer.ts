@@ -10,6 +10,7 @@ import { neuroglancerState, resultSegmentColors } from '../../exports/neuroglanc
 import { resultPoints } from '../../exports/neuroglancer-geometry.ts';
 import { roomUnit, scenePlace } from '../../exports/neuroglancer-frame.ts';
 import { requestOrigin } from '../../exports/request-origin.ts';
+import { inPlaceLayers } from '../../remote/in-place-layers.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { MeshLods } from '../../meshes/mesh-lods.ts';
 import type { AnnotationKind } from '../../wire/scene-types.ts';
@@ -17,7 +18,7 @@ import { roomOf } from '../request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 
 /** What the Neuroglancer route reads from its host. */
-export type NeuroglancerRouteDeps = Pick<HostContext, 'scenes' | 'annotations' | 'options' | 'resultIds'> & { meshes: MeshLods };
+export type NeuroglancerRouteDeps = Pick<HostContext, 'scenes' | 'annotations' | 'options' | 'resultIds' | 'remotes'> & { meshes: MeshLods };
 
 export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: NeuroglancerRouteDeps }): Promise<void> {
   const { ctx } = opts;
@@ -27,7 +28,8 @@ export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: Neur
       schema: {
         summary: 'A room’s scene as a Neuroglancer viewer state',
         description:
-          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
+          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`; a remote image published whole, ' +
+          'its own store read in place through the host at every level, `zarr://<absolute URL>/api/specimens/{id}/zarr/`) with their window, colour map, ' +
           'opacity, ' +
           'visibility and segment colours (the page’s: the result’s `label_colors` or each id’s categorical colour, ' +
           'overridden per id by the layer’s `labels.colors`); ' +
@@ -53,7 +55,8 @@ export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: Neur
         scenePlace(scene, find),
         layersWithLevels(scene, find, (result) => ctx.meshes.subject(result, '', request.ip).then((subject) => Array.from(subject.segments))),
       ]);
-      const state = neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, place, lodMeshes);
+      const inPlace = inPlaceLayers(scene, (id) => ctx.remotes.specimen(id));
+      const state = neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, place, lodMeshes, inPlace);
       return reply.header('cache-control', 'no-cache').send(state);
     },
   );

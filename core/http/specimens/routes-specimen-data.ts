@@ -19,6 +19,8 @@ import { computeRequestOf, resolveRequestNow } from '../../request/specimen-requ
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from '../route-inputs.ts';
 import { sendComputed, type ComputedReplyDeps } from '../reply-computed.ts';
 import { FOLLOWER_HEADER } from '../../wire/follower-header.ts';
+import { actingMay } from '../../events/acting-user.ts';
+import { readerRequest } from '../../request/reader-request.ts';
 
 type IdParams = { Params: { id: string } };
 type DataQuery = { params?: string; room_id?: string } & Record<string, unknown>;
@@ -62,7 +64,11 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
   }
   // A follower catching up on the room's entry reads it without asking the room for it.
   const echo = request.headers[FOLLOWER_HEADER] !== undefined;
-  return sendComputed(deps, reply, computeRequestOf(resolved, echo ? { echo } : undefined), resolved.delivery, record.id);
+  const computed = computeRequestOf(resolved, echo ? { echo } : undefined);
+  // A GET is a read: from someone who may not write the room, it leaves the room as it was.
+  const writes = request.method === 'GET' ? actingMay(resolved.roomId, 'write') : true;
+  const sent = (writes instanceof Promise ? await writes : writes) ? computed : readerRequest(deps.results, computed);
+  return sendComputed(deps, reply, sent, resolved.delivery, record.id);
 }
 
 /** What the data routes read from their host. */

@@ -17,7 +17,7 @@ import { makeLayerId } from '../layer-ids.ts';
 import { namesSteps } from '../layer-steps.ts';
 import { addLayer, replaceSource } from '../scene-ops.ts';
 import { layerDataUrl } from '../scene-size.ts';
-import { defaultKind, resolveLayerSource } from './layer-sources.ts';
+import { defaultKind, knownProvenance, resolveLayerSource } from './layer-sources.ts';
 import type { LayerRuns, SceneDeps } from './layer-runs.ts';
 
 /** The source a room's entry names. */
@@ -91,6 +91,20 @@ export class EntryLink {
     return { function_name: entry.name, specimen_id: record?.id ?? null, params: values, type: entry.return_type, ...ids };
   }
 
+  /**
+   * What the layer's own run says of the entry's result beyond the entry's fields: whether it has
+   * levels of detail, and what made it. A layer that follows the entry (and so has no run of its
+   * own) then shows the same result as one that computed it.
+   */
+  async #ownFields(roomId: string, entry: RoomEntry): Promise<Pick<LayerResult, 'levels' | 'provenance'>> {
+    const { sources, hasLevels } = this.#deps;
+    if (!entry.result_id) return {};
+    const held = hasLevels ? await sources.resultIds.find(entry.result_id).catch(() => null) : null;
+    const resolved = await resolveLayerSource(sources, roomId, roomId, sourceOf(entry), 'active').catch(() => null);
+    const provenance = resolved ? knownProvenance(sources, resolved) : undefined;
+    return { ...(held && hasLevels!(held) ? { levels: true as const } : {}), ...(provenance ? { provenance } : {}) };
+  }
+
   /** Whether `layer` shows what `entry` names (its parameters compared with defaults filled). */
   async #same(roomId: string, layer: SceneLayer, entry: RoomEntry): Promise<boolean> {
     const source = layer.source;
@@ -134,21 +148,23 @@ export class EntryLink {
       // An edited labels layer over the entry's result shows its version, not the base.
       const editedOver = editedFrom(active.result?.provenance)?.base_result === result?.result_id;
       if (result && !editedOver && active.result?.result_id !== result.result_id)
-        await store.setResult(roomId, active.id, active.source, result, undefined, counts);
+        await store.setResult(roomId, active.id, active.source, { ...result, ...(await this.#ownFields(roomId, entry)) }, undefined, counts);
       return;
     }
-    const write = await store.update(roomId, replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), result, counts));
+    const told = result ? { ...result, ...(await this.#ownFields(roomId, entry)) } : undefined;
+    const write = await store.update(roomId, replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), told, counts));
     await this.#runs.settle(roomId, write);
   }
 
   /** A scene without an active layer gets the entry as a layer on top, made active. */
   async #addActive(roomId: string, entry: RoomEntry): Promise<void> {
     const source = sourceOf(entry);
+    const own = await this.#ownFields(roomId, entry);
     const write = await this.#deps.store.update(roomId, (current) => {
       if (current.active !== null) return null;
       const id = makeLayerId(source, new Set(current.layers.map((l) => l.id)));
       const result = resultOf(roomId, id, entry);
-      return addLayer(roomId, { id, source, kind: defaultKind(entry.type), ...(result ? { result } : {}) })(current);
+      return addLayer(roomId, { id, source, kind: defaultKind(entry.type), ...(result ? { result: { ...result, ...own } } : {}) })(current);
     });
     await this.#runs.settle(roomId, write);
   }

@@ -178,6 +178,17 @@ export async function staleOutcome(deps: Pick<LayerSourceDeps, 'resultIds'>, lay
 }
 
 /**
+ * What made the result `resolved` names, when its resolution alone says it: the function and
+ * values of a computation, or who published a static array; undefined for a remote's array
+ * (which level and versions were read is known only once it is read) and any other file.
+ */
+export function knownProvenance(deps: Pick<LayerSourceDeps, 'remotes'>, resolved: ResolvedSource): LayerProvenance | undefined {
+  if (resolved.kind === 'computed') return provenanceOf(resolved.request.entry, resolved.request.values);
+  if (resolved.kind !== 'static' || deps.remotes?.specimen(resolved.record.id)) return undefined;
+  return resolved.record.published ? { published: resolved.record.published, host: hostVersion() } : undefined;
+}
+
+/**
  * Computes (or takes from the cache) what `resolved` names.
  * @throws SPC_ERR_SCENE_INVALID for a file no parser reads: the host holds no result of it.
  */
@@ -198,12 +209,12 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.
     result = file ? await staticResult(deps.delivery, resolved.record, file) : null;
     result ??= await deps.staticInputs.load(resolved.record, signal ?? new AbortController().signal);
-    if (resolved.record.published) provenance = { published: resolved.record.published, host: hostVersion() };
+    provenance = knownProvenance(deps, resolved);
   } else {
     const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
     const request = resolved.request;
     result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
-    provenance = provenanceOf(request.entry, request.values);
+    provenance = knownProvenance(deps, resolved);
   }
   if (resolved.segment !== undefined) result = await deps.delivery.shaped(result, { segment: resolved.segment });
   return { result, resultId: await deps.resultIds.of(result), ...(provenance ? { provenance } : {}) };
