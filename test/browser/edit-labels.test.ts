@@ -8,8 +8,8 @@
  * on the pages, the panel's Undo in the headset), oldest first, so each undo passes over later
  * edits of the others: the region comes back exactly, on all three. Beside it: a layer's edit
  * drawn in place, not by loading the edited version whole; and in a closed room, a page of
- * someone who may only read it offers no control that writes, while an editor's offers them
- * all. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * someone who may only read it offers no segmentation or mark tool that writes, while an
+ * editor's offers them all. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -316,6 +316,19 @@ describe('editing labels together', () => {
     const written = await writers(editor.page);
     expect(written).toHaveLength(11);
     expect(written.filter((control) => !control.enabled || control.title === why)).toEqual([]);
+    // The annotation tools that place marks too: Point, Ruler and Box.
+    const placers = (page: Page) =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLButtonElement>('[data-testid=annotations] button[data-tool]:not([data-tool=none])')].map((button) => ({
+          tool: button.dataset.tool,
+          enabled: !button.disabled,
+          title: button.title,
+        })),
+      );
+    const readerPlacers = await placers(reader.page);
+    expect(readerPlacers.map((button) => button.tool)).toEqual(['point', 'line', 'box']);
+    expect(readerPlacers.filter((button) => button.enabled || button.title !== why)).toEqual([]);
+    expect((await placers(editor.page)).filter((button) => !button.enabled || button.title === why)).toEqual([]);
 
     // The reader's Ctrl-Z sends nothing; the editor paints, and the reader's page lists it.
     const writes: string[] = [];

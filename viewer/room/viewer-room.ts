@@ -10,7 +10,7 @@
  * per showing (shown-units.ts). The room's conversation with its agent: agent-link.ts. Who
  * else is here, and their cameras, pointers, heads and hands, are presence/. Whether the page
  * may change the room is read with each room (room-rights.ts): a page that may only look is
- * offered no segmentation tool.
+ * offered no segmentation tool and no mark tool.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerSource } from '../../core/wire/scene-types.ts';
@@ -231,13 +231,15 @@ export class ViewerRoom {
     });
   }
 
-  /** Reads whether the page may change its room, and offers the segmentation tools as it says. */
+  /** Reads whether the page may change its room, and offers the segmentation and mark tools as it says. */
   #readRights(): void {
-    if (!this.edits) return;
+    if (!this.edits && !this.marks) return;
     const asked = ++this.#rightsRead;
     const room = this.#hooks.room();
     void readRoomRights(this.#hooks.client, room).then((rights) => {
-      if (asked === this.#rightsRead) this.edits?.setWritable(rights.write, rights.why);
+      if (asked !== this.#rightsRead) return;
+      this.edits?.setWritable(rights.write, rights.why);
+      this.marks?.setWritable(rights.write, rights.why);
     });
   }
 
