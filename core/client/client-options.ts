@@ -1,8 +1,8 @@
 /**
  * @module client-options
  * What `VitrineClient` and its calls take: the client's own options (host, fetch, token) and
- * those of a data request and of an `/invoke`. Kept apart from the client so its file holds
- * the routes alone.
+ * those of a data request (and the query they make) and of an `/invoke`. Kept apart from the
+ * client so its file holds the routes alone.
  */
 import type { FetchLike } from './transport.ts';
 import type { DeliveryQuery } from '../wire/wire-types.ts';
@@ -49,4 +49,9 @@ export interface InvokeOptions {
   kwargs?: Record<string, unknown>;
   room?: string;
   signal?: AbortSignal;
+}
+
+/** The query of `GET /data`: the params as JSON, the room, the delivery options. */
+export function dataQuery({ params, room, delivery }: Pick<DataOptions, 'params' | 'room' | 'delivery'>): Record<string, string | number | undefined> {
+  return { params: params ? JSON.stringify(params) : undefined, room_id: room, ...delivery };
 }

@@ -1,11 +1,10 @@
 /**
  * @module client
  * `VitrineClient`: every route of the host as a typed method, plus the background job flow:
- * `load` for a specimen, `runFunction` for a function. Runs in browsers and Node alike: it uses
- * only `fetch`, `AbortController`, `TextDecoder` and typed arrays. What it takes is declared in
- * client-options.ts.
+ * `load` for a specimen, `runFunction` for a function. Runs in browsers and Node alike (only
+ * `fetch`, `AbortController`, `TextDecoder` and typed arrays); what it takes: client-options.ts.
  */
-import type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
+import { dataQuery, type ClientOptions, type DataOptions, type InvokeOptions } from './client-options.ts';
 import type { SpecimenData, TypedData } from '../wire/decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
@@ -17,6 +16,7 @@ import { SceneClient } from './scene-client.ts';
 import { MeshLevels } from './mesh-levels.ts';
 import { LayerEdits } from './layer-edits.ts';
 import { RemoteImages } from './remote-images.ts';
+import { PeopleClient } from './people-client.ts';
 import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import { agentUrl, liveUrl, type AgentWho, type LiveWho } from './live-url.ts';
@@ -27,11 +27,6 @@ import { SNAPSHOT_CREATED_HEADER, type Snapshot, type SnapshotDocument } from '.
 import { FOLLOWER_HEADER } from '../wire/follower-header.ts';
 
 const enc = encodeURIComponent;
-
-/** The query of `GET /data`: the params as JSON, the room, the delivery options. */
-function dataQuery({ params, room, delivery }: Pick<DataOptions, 'params' | 'room' | 'delivery'>): Record<string, string | number | undefined> {
-  return { params: params ? JSON.stringify(params) : undefined, room_id: room, ...delivery };
-}
 
 /** A client of one vitrine host. Create it with {@link createClient}. */
 export class VitrineClient implements JobEndpoints {
@@ -204,6 +199,11 @@ export class VitrineClient implements JobEndpoints {
   /** `GET /api/rooms/{room}/presence`: who is in the room now, in the order they came. */
   async roomPresence(room: string, signal?: AbortSignal): Promise<RoomPeer[]> {
     return (await this.#http.json<{ peers: RoomPeer[] }>('GET', `/api/rooms/${enc(room)}/presence`, { signal })).peers;
+  }
+
+  /** Whom the host takes this client for, and who may read and write a room (people-client.ts). */
+  people(): PeopleClient {
+    return new PeopleClient(this.#http);
   }
 
   /** The address of `WS /api/rooms/{room}/live` for `who` (a listed follower, or a new peer), with a one-time ticket when signed in. */

@@ -7,21 +7,13 @@
  * 404, so a closed room is not seen to exist by those who may not read it.
  */
 import { createHostError, type HostError } from '../errors.ts';
+import { mayUse, type RoomAccess, type Want } from '../wire/room-access.ts';
 import type { Identity } from './users.ts';
 
-export type PublicAccess = 'write' | 'read' | 'none';
-
-export interface RoomAccess {
-  owner: string;
-  editors: string[];
-  viewers: string[];
-  public: PublicAccess;
-}
+export type { PublicAccess, RoomAccess, Want } from '../wire/room-access.ts';
 
 /** What `GET .../access` answers for a room nobody has closed. */
 export const OPEN_ROOM = Object.freeze({ owner: null, editors: [], viewers: [], public: 'write' as const });
-
-export type Want = 'read' | 'write';
 
 /** A room a request reads or writes (`hidden`: what a refused read answers instead of the room's 404). */
 export interface RoomUse {
@@ -30,17 +22,9 @@ export interface RoomUse {
   hidden?: () => HostError;
 }
 
-function may(access: RoomAccess, who: Identity | null, want: Want): boolean {
-  if (who?.admin) return true;
-  if (access.public === 'write' || (access.public === 'read' && want === 'read')) return true;
-  if (!who) return false;
-  if (who.name === access.owner || access.editors.includes(who.name)) return true;
-  return want === 'read' && access.viewers.includes(who.name);
-}
-
 /** The refusal of `who` wanting to `want` room `roomId`, or null when it may. */
 export function accessRefusal(roomId: string, access: RoomAccess | null, who: Identity | null, want: Want): HostError | null {
-  if (!access || may(access, who, want)) return null;
+  if (!access || mayUse(access, who, want)) return null;
   if (want === 'read') return createHostError('SPC_ERR_ROOM_NOT_VISIBLE', roomId);
   if (!who) return createHostError('SPC_ERR_ROOM_SIGN_IN', roomId);
   return createHostError('SPC_ERR_ROOM_WRITE_FORBIDDEN', roomId, who.name);

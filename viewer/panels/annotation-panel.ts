@@ -122,8 +122,15 @@ export class AnnotationPanel {
     return this.#tools.problem;
   }
 
+  /** Whether the page may place marks: without, the tools go back to navigating, the placing ones disabled and titled `why`. */
+  setWritable(writable: boolean, why = ''): void {
+    this.#tools.setWritable(writable, why);
+    if (!writable) this.choose('none');
+  }
+
   /** Chooses `tool` (from the toolbar or the VR panel); a first end taken is forgotten. */
   choose(tool: MarkTool): void {
+    if (tool !== 'none' && this.#tools.readOnly) return this.#tools.say(this.#tools.readOnly, true);
     this.#tools.select(tool);
     this.#placer.setTool(tool);
   }

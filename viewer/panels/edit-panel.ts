@@ -10,6 +10,10 @@
  * new version and taking only its voxels within the edit's box into what the stage shows; a
  * version already drawn is passed over, so an edit seen both in its answer and its event is
  * drawn once.
+ *
+ * A page that may only look at its room (`setWritable`) keeps the section, its list and
+ * Navigate, but every control that would write is disabled, its title saying why; Ctrl-Z and
+ * a headset's choice of a tool are passed over the same way.
  */
 import type * as THREE from 'three';
 import type { VitrineClient } from '../../core/client/client.ts';
@@ -18,6 +22,7 @@ import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { Stage } from '../stage/stage.ts';
 import { EditTools, type EditTool } from '../layers/labels/edit-tools.ts';
+import { VitrineHttpError } from '../../core/client/errors.ts';
 import { describeError } from './request-failure.ts';
 
 export interface EditPanelOptions {
@@ -25,6 +30,8 @@ export interface EditPanelOptions {
   stage: Stage;
   /** The page's room. */
   room(): string;
+  /** A write was refused as this page's (401 or 403): what it may do may have changed. */
+  refused?(): void;
 }
 
 /** An edit to draw: its layer, the version after it and the box it changed. */
@@ -68,6 +75,9 @@ export class EditPanel {
   /** Edits are drawn one after another, in the order they came. */
   #drawing: Promise<void> = Promise.resolve();
   #down: { x: number; y: number } | null = null;
+  /** The controls that write, each with its own title; disabled while the page may only look. */
+  readonly #writers: [HTMLButtonElement | HTMLInputElement, string][];
+  #readOnly = '';
 
   constructor(options: EditPanelOptions) {
     this.#options = options;
@@ -93,6 +103,9 @@ export class EditPanel {
     undo.addEventListener('click', () => void this.undo());
     const redo = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'edit-redo', title: 'Ctrl-Shift-Z' }, 'Redo');
     redo.addEventListener('click', () => void this.redo());
+    const tools = this.#buttons.filter((button) => button.dataset.editTool !== 'none');
+    const writers = [...tools, this.#radius, this.#label, this.#erase, this.#only, next, apply, undo, redo];
+    this.#writers = writers.map((control) => [control, control.title]);
     this.element = h(
       'section',
       // Shown while the room has a labels layer to edit (showFor).
@@ -132,12 +145,36 @@ export class EditPanel {
     if (!editable && this.tools.tool !== 'none') this.choose('none');
   }
 
+  /**
+   * Whether this page may edit its room (`why`: what the page says when it may not): without,
+   * the tools go back to navigating and every control that writes is disabled, titled `why`.
+   */
+  setWritable(writable: boolean, why = ''): void {
+    const was = this.#readOnly;
+    this.#readOnly = writable ? '' : why || 'You may not change this room.';
+    for (const [control, title] of this.#writers) {
+      control.disabled = !writable;
+      control.title = writable ? title : this.#readOnly;
+    }
+    this.element.dataset.readOnly = String(!writable);
+    if (!writable) {
+      this.choose('none');
+      this.#status.textContent = this.#readOnly;
+    } else if (was && this.#status.textContent === was) this.#status.textContent = '';
+  }
+
+  /** Whether this page may edit its room. */
+  get writable(): boolean {
+    return this.#readOnly === '';
+  }
+
   /** The status line: what to do next, or what went wrong. */
   get status(): string {
     return this.#status.textContent ?? '';
   }
 
   choose(tool: EditTool): void {
+    if (tool !== 'none' && !this.writable) return void (this.#status.textContent = this.#readOnly);
     this.tools.setTool(tool);
     this.#options.stage.canvas.dataset.editTool = tool;
     for (const button of this.#buttons) button.setAttribute('aria-pressed', String(button.dataset.editTool === tool));
@@ -150,6 +187,7 @@ export class EditPanel {
 
   /** Undoes this page's last edit still in effect. */
   async undo(): Promise<void> {
+    if (!this.writable) return void (this.#status.textContent = this.#readOnly);
     const last = this.#mine.at(-1);
     if (!last) return void (this.#status.textContent = 'Nothing of yours to undo.');
     const answer = await this.#write(last.layer, () => this.#edits(last.layer).undo(last.seq));
@@ -160,6 +198,7 @@ export class EditPanel {
 
   /** Makes this page's last undone edit again. */
   async redo(): Promise<void> {
+    if (!this.writable) return void (this.#status.textContent = this.#readOnly);
     const last = this.#undone.at(-1);
     if (!last) return void (this.#status.textContent = 'Nothing of yours to redo.');
     const answer = await this.#write(last.layer, () => this.#edits(last.layer).redo(last.seq));
@@ -207,6 +246,7 @@ export class EditPanel {
       return answer;
     } catch (error) {
       this.#status.textContent = describeError(error);
+      if (error instanceof VitrineHttpError && (error.status === 401 || error.status === 403)) this.#options.refused?.();
       return null;
     }
   }

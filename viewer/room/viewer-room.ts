@@ -8,7 +8,9 @@
  * over every layer with where the pointer is in physical units. The scale bar reads in the
  * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
  * per showing (shown-units.ts). The room's conversation with its agent: agent-link.ts. Who
- * else is here, and their cameras, pointers, heads and hands, are presence/.
+ * else is here, and their cameras, pointers, heads and hands, are presence/. Whether the page
+ * may change the room is read with each room (room-rights.ts): a page that may only look is
+ * offered no segmentation tool and no mark tool.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerSource } from '../../core/wire/scene-types.ts';
@@ -34,6 +36,7 @@ import { LivePresence } from '../presence/live-presence.ts';
 import { ReplayTimeline } from './replay-timeline.ts';
 import { AgentLink } from './agent-link.ts';
 import { readPageName } from '../url-state.ts';
+import { readRoomRights } from './room-rights.ts';
 
 export interface ViewerRoomHooks {
   client: VitrineClient;
@@ -76,6 +79,8 @@ export class ViewerRoom {
   readonly #readout: HTMLElement | null;
   readonly #units: ShownUnits;
   readonly #banner = h('div', { class: 'snapshot-banner', 'data-testid': 'snapshot-banner', hidden: true });
+  /** Counts the reads of the page's rights: only the latest one's answer is used. */
+  #rightsRead = 0;
 
   constructor(hooks: ViewerRoomHooks) {
     this.#hooks = hooks;
@@ -118,6 +123,7 @@ export class ViewerRoom {
         this.scene?.reset();
         this.marks?.setRoom(hooks.room(), this.follower.enabled);
         this.edits?.reset();
+        this.#readRights();
         this.agent.follow(following());
       },
       conversation: (entry) => this.agent.event(entry),
@@ -175,7 +181,7 @@ export class ViewerRoom {
         })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
-    this.edits = stage ? new EditPanel({ client, stage, room: hooks.room }) : null;
+    this.edits = stage ? new EditPanel({ client, stage, room: hooks.room, refused: () => this.#readRights() }) : null;
     if (this.edits) layout.inspector.insertBefore(this.edits.element, layout.jobSection);
     layout.inspector.insertBefore(this.agent.panel.element, layout.jobSection);
     this.#units = new ShownUnits(
@@ -222,6 +228,18 @@ export class ViewerRoom {
         this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
         if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
       },
+    });
+  }
+
+  /** Reads whether the page may change its room, and offers the segmentation and mark tools as it says. */
+  #readRights(): void {
+    if (!this.edits && !this.marks) return;
+    const asked = ++this.#rightsRead;
+    const room = this.#hooks.room();
+    void readRoomRights(this.#hooks.client, room).then((rights) => {
+      if (asked !== this.#rightsRead) return;
+      this.edits?.setWritable(rights.write, rights.why);
+      this.marks?.setWritable(rights.write, rights.why);
     });
   }
 

@@ -5,7 +5,8 @@
  * split's "Next" and "Apply", and "Undo" of this page's last edit, with the page's line saying
  * what to aim at next. A trigger the panel did not take picks along the controller's ray as a
  * click on the page does. With the brush, a sphere of the brush's radius stands where the ray
- * meets a labels layer, so the wearer sees what a trigger would paint.
+ * meets a labels layer, so the wearer sees what a trigger would paint. A page that may only look
+ * at its room shows no tool here, only the line saying why.
  */
 import { Container, Text } from '@pmndrs/uikit';
 import * as THREE from 'three';
@@ -24,11 +25,16 @@ export interface VrEdits {
   };
   /** The page's status line ('' none). */
   readonly status: string;
+  /** Whether the page may change its room. */
+  readonly writable: boolean;
   choose(tool: EditTool): void;
   /** A trigger along a world-space ray: true when a tool used it. */
   pickAlong(ray: THREE.Raycaster): boolean;
   undo(): Promise<void>;
 }
+
+/** A control of the row: a tool's button, or the split's Next and Apply, or Undo. */
+export type VrEditControl = EditTool | 'next' | 'apply' | 'undo';
 
 const TOOLS: { tool: EditTool; text: string }[] = [
   { tool: 'none', text: 'Off' },
@@ -46,7 +52,10 @@ export class VrEditTools {
   );
   readonly #edits: VrEdits;
   readonly #buttons = new Map<EditTool, Container>();
+  readonly #controls = new Map<VrEditControl, Container>();
   readonly #hint = new Text({ text: '', fontSize: T.smallFont, color: T.muted });
+  /** The rows of controls, hidden while the page may only look. */
+  readonly #rows: Container[];
   #shown = '';
 
   constructor(edits: VrEdits) {
@@ -58,20 +67,24 @@ export class VrEditTools {
     for (const { tool, text } of TOOLS) {
       const button = textButton(text, () => edits.choose(tool));
       this.#buttons.set(tool, button);
+      this.#controls.set(tool, button);
       row.add(button);
     }
     const more = new Container({ flexDirection: 'row', gap: 8 });
-    more.add(
-      textButton('Next', () => edits.tools.nextGroup()),
-      textButton('Apply', () => edits.tools.applySplit()),
-      textButton('Undo', () => void edits.undo()),
-    );
+    const steps: [VrEditControl, Container][] = [
+      ['next', textButton('Next', () => edits.tools.nextGroup())],
+      ['apply', textButton('Apply', () => edits.tools.applySplit())],
+      ['undo', textButton('Undo', () => void edits.undo())],
+    ];
+    for (const [control, button] of steps) this.#controls.set(control, button);
+    more.add(...steps.map(([, button]) => button));
+    this.#rows = [row, more];
     this.root.add(row, more, this.#hint);
   }
 
-  /** The button of `tool` (automation aims at it). */
-  button(tool: EditTool): Container | undefined {
-    return this.#buttons.get(tool);
+  /** The button of `control` (automation aims at it). */
+  control(control: VrEditControl): Container | undefined {
+    return this.#controls.get(control);
   }
 
   /** A trigger the panel did not take, with the controller's ray: true when a tool used it. */
@@ -92,9 +105,11 @@ export class VrEditTools {
       this.sphere.scale.setScalar(Math.max(0.5, this.#edits.tools.brush.radius) * pick.voxelSize!);
     }
     const status = this.#edits.status;
-    const key = `${tool}:${status}`;
+    const { writable } = this.#edits;
+    const key = `${tool}:${writable}:${status}`;
     if (key === this.#shown) return;
     this.#shown = key;
+    for (const row of this.#rows) row.setProperties({ display: writable ? 'flex' : 'none' });
     for (const [each, button] of this.#buttons) button.setProperties({ backgroundColor: each === tool ? T.accentDim : T.surface });
     const text = status.replace(/[‘’“”]/g, "'").replace(/…/g, '...');
     this.#hint.setProperties({ text, display: text ? 'flex' : 'none' });

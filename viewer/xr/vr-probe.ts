@@ -9,6 +9,7 @@
  */
 import * as THREE from 'three';
 import type { MarkTool } from '../layers/marks/mark-placer.ts';
+import type { VrEditControl } from './vr-edit-tools.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
 import type { VrTimeControl } from './vr-time.ts';
 
@@ -18,7 +19,7 @@ export interface ProbedVr {
   readonly root: THREE.Object3D;
   readonly status: string;
   readonly framebuffer: [number, number] | null;
-  readonly parts: Pick<VrSessionParts, 'panel' | 'marks' | 'time' | 'physical'> | null;
+  readonly parts: Pick<VrSessionParts, 'panel' | 'marks' | 'edits' | 'time' | 'physical'> | null;
 }
 
 /** Frame intervals kept. */
@@ -60,6 +61,8 @@ declare global {
       layerPoint(id: string, control: 'visible' | 'opacity', fraction?: number): [number, number, number] | null;
       /** The centre of the panel's button for annotation tool `tool` (null without a session or the tools). */
       markToolPoint(tool: MarkTool): [number, number, number] | null;
+      /** The centre of the panel's segmentation control `control` (a tool, or Next, Apply, Undo; null without a session or the tools). */
+      editPoint(control: VrEditControl): [number, number, number] | null;
       /** A time row button's centre, or a point of its bar at `fraction` (0 left, 1 right); null while the row is hidden. */
       timePoint(control: VrTimeControl, fraction?: number): [number, number, number] | null;
       /** Where a point of the room's frame (the specimen's coordinates) lies in the headset's room now. */
@@ -108,6 +111,7 @@ export class VrProbe {
       layerPoint: (id, control, fraction = 0.5) =>
         pointOn(mode.parts?.panel.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
       markToolPoint: (tool) => pointOn(mode.parts?.marks?.button(tool), 0),
+      editPoint: (control) => pointOn(mode.parts?.edits?.control(control), 0),
       timePoint: (control, fraction = 0.5) =>
         mode.parts?.time.readout ? pointOn(mode.parts.time.control(control), control === 'bar' ? fraction - 0.5 : 0) : null,
       inRoom: (point) => {

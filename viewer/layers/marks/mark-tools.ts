@@ -2,6 +2,7 @@
  * @module mark-tools
  * The annotation toolbar: which tool a click on the stage uses (navigate, point, ruler, box),
  * the label new marks get, and a status line saying what to click next or what went wrong.
+ * A page that may only look at its room has every tool but Navigate disabled, titled why.
  */
 import { h } from '../../dom.ts';
 import type { MarkTool } from './mark-placer.ts';
@@ -25,6 +26,8 @@ export class MarkTools {
     'data-testid': 'mark-new-label',
   });
   readonly #status = h('p', { class: 'mark-status', 'data-testid': 'mark-status', 'aria-live': 'polite' });
+  /** Why the page may not place marks ('' when it may). */
+  #readOnly = '';
 
   /** `choose` when the user picks a tool. */
   constructor(choose: (tool: MarkTool) => void) {
@@ -44,6 +47,22 @@ export class MarkTools {
       this.#label,
       this.#status,
     );
+  }
+
+  /** Whether the page may place marks (`why` it may not, shown as the placing tools' title). */
+  setWritable(writable: boolean, why: string): void {
+    this.#readOnly = writable ? '' : why;
+    for (const [index, button] of this.#buttons.entries()) {
+      if (button.dataset.tool === 'none') continue;
+      button.disabled = !writable;
+      button.title = writable ? TOOLS[index]!.title : why;
+    }
+    this.#label.disabled = !writable;
+  }
+
+  /** Why the page may not place marks ('' when it may). */
+  get readOnly(): string {
+    return this.#readOnly;
   }
 
   /** Shows `tool` as the chosen one. */
