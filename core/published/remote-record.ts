@@ -79,6 +79,8 @@ export function remoteRecord(remotes: RemoteData, info: RemoteSpecimenInfo): Spe
     thumbnail: { kind: 'none' },
     story: null,
     origin: 'published',
+    // Published for a room, it is that room's: listed with it, and read only by who may read it.
+    ...(info.room !== undefined ? { room: info.room } : {}),
     // A function given it as an input says which level it got (the one a fetch gives now).
     data: { kind: 'remote', fetch: fetchLevel, origin: () => originNow(remotes, info.id) },
   } as SpecimenRecord;

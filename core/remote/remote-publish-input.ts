@@ -18,10 +18,12 @@ export interface RemotePublishInput extends RemoteSelection {
   display_name: string | null;
   description: string | null;
   tags: string[];
+  /** The room it is published for (its layers'): it then follows that room's access; absent, it is everyone's. */
+  room?: string;
 }
 
 /** The members such a body may have. */
-const FIELDS = new Set(['remote', 'level', 'channel', 't', 'role', 'display_name', 'description', 'tags']);
+const FIELDS = new Set(['remote', 'level', 'channel', 't', 'role', 'display_name', 'description', 'tags', 'room']);
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
 
@@ -60,7 +62,13 @@ export function readRemotePublish(body: Record<string, unknown>): RemotePublishI
     display_name: text('display_name', body.display_name),
     description: text('description', body.description),
     tags: tags as string[],
+    ...(body.room !== undefined ? { room: roomOf(body.room) } : {}),
   };
+}
+
+function roomOf(value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw bad("'room' must be a room's id");
+  return value;
 }
 
 /** The input checked against the image it names: the level, channel and step exist, labels fit the dtype. */

@@ -36,6 +36,8 @@ export interface RemoteSpecimenInfo {
   channel: number | null;
   t: number | null;
   published_at: number;
+  /** The room it was published for; absent when it is everyone's. */
+  room?: string;
 }
 
 /** The answer of a remote publish. */
@@ -62,5 +64,6 @@ export function infoOf(specimen: RemoteSpecimen): RemoteSpecimenInfo {
     channel: input.channel,
     t: input.t,
     published_at: specimen.published_at,
+    ...(input.room !== undefined ? { room: input.room } : {}),
   };
 }

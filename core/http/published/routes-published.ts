@@ -124,7 +124,10 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       checkPublishable(ctx, id);
       // A remote image is published without copying it: its metadata is read, nothing else.
       if (!isFileBody(request) && isRemoteBody(request.body)) {
-        const { replaced, info } = await publishRemote(ctx, id, request.body);
+        // Published for a room as an array is: the body's `room`, else the query's.
+        const room = (request.query as { room?: unknown } | undefined)?.room;
+        const body = request.body.room === undefined && typeof room === 'string' && room !== '' ? { ...request.body, room } : request.body;
+        const { replaced, info } = await publishRemote(ctx, id, body);
         reply.code(replaced ? 200 : 201);
         return info;
       }

@@ -187,16 +187,18 @@ class Client:
 
     def publish_remote(self, id: str, remote: str, *, level: Optional[int] = None, channel: Optional[int] = None,
                        t: Optional[int] = None, labels: Optional[bool] = None, display_name: Optional[str] = None,
-                       description: Optional[str] = None, tags: Optional[Sequence[str]] = None) -> Dict[str, Any]:
+                       description: Optional[str] = None, tags: Optional[Sequence[str]] = None,
+                       room: Optional[str] = None) -> Dict[str, Any]:
         """Publishes the OME-Zarr image `remote` (`"NAME/path/to/image.ome.zarr"`, NAME one of
         the host's remotes: `remotes()`) as the volume specimen `id`, read in place: the host
         reads its metadata now and only the chunks a viewer needs later; nothing is uploaded.
         `level` is the finest level it shows (0, the image's own finest, by default), `channel`
-        and `t` one channel or time step (all by default), `labels=True` a segmentation.
+        and `t` one channel or time step (all by default), `labels=True` a segmentation; with
+        `room`, it is published for that room's layers and follows the room's access.
         Gives the host's answer: shape, dtype, levels (each level's shape), spacing, origin."""
         body: Dict[str, Any] = {"remote": remote}
         for key, given in (("level", level), ("channel", channel), ("t", t), ("display_name", display_name),
-                           ("description", description)):
+                           ("description", description), ("room", room)):
             if given is not None:
                 body[key] = given
         if tags:

@@ -175,7 +175,7 @@ class Room(RoomAnnotations, RoomEdits):
         base = id or display.get("name") or remote.rstrip("/").split("/")[-1].replace(".ome.zarr", "").replace(".zarr", "")
         specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "remote"
         answer = self._client.publish_remote(specimen, remote, level=level, channel=channel, t=t, labels=kind == "labels" or None,
-                                             display_name=display.get("name") or base)
+                                             display_name=display.get("name") or base, room=self.name)
         if kind is None and answer.get("labels"):
             kind = "labels"
         return self.add(specimen, id=id, kind=kind, index=index, wait=wait, **display)
