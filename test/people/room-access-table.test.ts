@@ -34,6 +34,9 @@ const NOT_ROOM = new Set([
   'POST /api/snapshots', 'GET /api/plugins',
   // The names of the places the host reads images from: the host's, not a room's.
   'GET /api/remotes',
+  // A remote specimen's image read in place (`/api/specimens/:id/zarr/*`, as the route tree
+  // prints it): named by the specimen, whose own room the people hook checks as for its metadata.
+  'GET /api/specimens/:id*',
   // A result's levels of detail, a route per kind of key: named by the result, not by a room.
   ...['info', 'segments.json', 'zarr.json', 'coarse/:k', ':segment', ':segment.index', ':segment.json', ':segment/:level', ':segment/:level.json',
     ':segment/:level/:fragment.glb'].map((key) => `GET /api/results/:store|:id/meshes/${key}`),
