@@ -8,8 +8,10 @@
 import { readersSlot } from '../events/layer-slots.ts';
 import type { ComputeRequest, ResultSource } from '../serving/result-source.ts';
 
-export function readerRequest(results: Pick<ResultSource, 'openNow'>, request: ComputeRequest): ComputeRequest {
+export async function readerRequest(results: Pick<ResultSource, 'openNow' | 'lookup'>, request: ComputeRequest): Promise<ComputeRequest> {
   const read: ComputeRequest = { ...request, echo: true };
-  if (results.openNow?.(read)) return read;
-  return { ...request, roomId: readersSlot(request.roomId) };
+  // A source holding its cache in this process answers at once; a service's is asked (a room's
+  // hit is still a hit for its reader there: nothing is computed again for them).
+  const held = results.openNow ? results.openNow(read) !== undefined : (await results.lookup(read)) !== undefined;
+  return held ? read : { ...request, roomId: readersSlot(request.roomId) };
 }

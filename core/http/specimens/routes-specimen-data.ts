@@ -67,7 +67,7 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
   const computed = computeRequestOf(resolved, echo ? { echo } : undefined);
   // A GET is a read: from someone who may not write the room, it leaves the room as it was.
   const writes = request.method === 'GET' ? actingMay(resolved.roomId, 'write') : true;
-  const sent = (writes instanceof Promise ? await writes : writes) ? computed : readerRequest(deps.results, computed);
+  const sent = (writes instanceof Promise ? await writes : writes) ? computed : await readerRequest(deps.results, computed);
   return sendComputed(deps, reply, sent, resolved.delivery, record.id);
 }
 
