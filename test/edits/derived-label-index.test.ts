@@ -12,23 +12,14 @@ import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
 import { buildLabelIndex, type LabelIndex } from '../../core/labels/label-index.ts';
 import { derivedLabelIndex } from '../../core/labels/derived-label-index.ts';
-import { seededRandom } from '../helpers/seeded-random.ts';
+import { boxLabels } from '../helpers/box-labels.ts';
 
 const SHAPE: [number, number, number] = [14, 18, 21];
 const [NZ, NY, NX] = SHAPE;
 const at = (z: number, y: number, x: number) => (z * NY + y) * NX + x;
 
 /** Boxes of ids 1..12 over background, some touching the grid's faces. */
-function base(seed: number): Uint32Array {
-  const rand = seededRandom(seed);
-  const data = new Uint32Array(NZ * NY * NX);
-  for (let id = 1; id <= 12; id++) {
-    const [z0, y0, x0] = [Math.floor(rand() * NZ), Math.floor(rand() * NY), Math.floor(rand() * NX)];
-    for (let z = z0; z < Math.min(NZ, z0 + 6); z++)
-      for (let y = y0; y < Math.min(NY, y0 + 7); y++) for (let x = x0; x < Math.min(NX, x0 + 8); x++) data[at(z, y, x)] = id;
-  }
-  return data;
-}
+const base = (seed: number): Uint32Array => boxLabels(SHAPE, seed, 12, [6, 7, 8]);
 
 let seq = 0;
 function run(edits: LayerEdits, edit: LabelEdit): EditRecord {

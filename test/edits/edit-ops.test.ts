@@ -12,6 +12,7 @@ import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { splitOp } from '../../core/edits/split-op.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
 import { isHostError } from '../../core/errors.ts';
+import { boxLabels } from '../helpers/box-labels.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
 const SHAPE: [number, number, number] = [6, 9, 11];
@@ -20,15 +21,7 @@ const at = (z: number, y: number, x: number) => (z * NY + y) * NX + x;
 
 /** A volume of blobs: a few boxes of ids over background, with a snake of id 7 winding through. */
 function blobs(seed: number): Uint32Array {
-  const rand = seededRandom(seed);
-  const data = new Uint32Array(NZ * NY * NX);
-  for (let id = 1; id <= 6; id++) {
-    const z0 = Math.floor(rand() * NZ);
-    const y0 = Math.floor(rand() * NY);
-    const x0 = Math.floor(rand() * NX);
-    for (let z = z0; z < Math.min(NZ, z0 + 3); z++)
-      for (let y = y0; y < Math.min(NY, y0 + 5); y++) for (let x = x0; x < Math.min(NX, x0 + 6); x++) data[at(z, y, x)] = id;
-  }
+  const data = boxLabels(SHAPE, seed, 6, [3, 5, 6]);
   for (let z = 0; z < NZ; z++) for (let x = 0; x < NX; x++) data[at(z, (z * 3 + x) % NY, x)] = 7;
   return data;
 }

@@ -12,7 +12,7 @@ import { tableFields, tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { ChunkDigests, versionName } from '../../core/edits/version-name.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
-import { seededRandom } from '../helpers/seeded-random.ts';
+import { boxLabels } from '../helpers/box-labels.ts';
 
 const SHAPE: [number, number, number] = [13, 17, 19];
 const [NZ, NY, NX] = SHAPE;
@@ -21,16 +21,7 @@ const BASE_ID = 'b'.repeat(64);
 const at = (z: number, y: number, x: number) => (z * NY + y) * NX + x;
 
 /** Boxes of ids 1..9 scattered over background. */
-function base(): Uint32Array {
-  const rand = seededRandom(87);
-  const data = new Uint32Array(NZ * NY * NX);
-  for (let id = 1; id <= 9; id++) {
-    const [z0, y0, x0] = [Math.floor(rand() * NZ), Math.floor(rand() * NY), Math.floor(rand() * NX)];
-    for (let z = z0; z < Math.min(NZ, z0 + 5); z++)
-      for (let y = y0; y < Math.min(NY, y0 + 6); y++) for (let x = x0; x < Math.min(NX, x0 + 7); x++) data[at(z, y, x)] = id;
-  }
-  return data;
-}
+const base = (): Uint32Array => boxLabels(SHAPE, 87, 9, [5, 6, 7]);
 
 /** A layer over the base, with the digests of its chunks, as the host keeps one. */
 function layer(): { edits: LayerEdits; digests: ChunkDigests } {
