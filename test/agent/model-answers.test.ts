@@ -4,8 +4,11 @@
  * scripted server on loopback in that provider's wire format: a 200 that is not an event stream
  * (JSON from a server that ignored `stream`, a proxy's HTML page) is a refusal naming it, not an
  * empty reply; tool arguments that do not parse as a JSON object come back marked, so the call is
- * refused to the model rather than run with none.
+ * refused to the model rather than run with none; a redirect is not followed, so the key never
+ * travels to where it points.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentModel, ModelRequest } from '../../core/agent/model/agent-model.ts';
 import { ModelRefusal } from '../../core/agent/model/agent-model.ts';
@@ -19,8 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([...servers.values()].map((s) => s.close())));
 
-function modelOf(provider: Provider): AgentModel {
-  const settings = { model: 'scripted', url: servers.get(provider)!.url, timeoutMs: 10_000, env: { ANTHROPIC_API_KEY: 'scripted-key' } };
+function modelOf(provider: Provider, url = servers.get(provider)!.url): AgentModel {
+  const settings = { model: 'scripted', url, timeoutMs: 10_000, env: { ANTHROPIC_API_KEY: 'scripted-key' } };
   return provider === 'anthropic' ? new AnthropicModel(settings) : new OpenAiModel(settings);
 }
 
@@ -59,5 +62,32 @@ describe.each(['anthropic', 'openai'] as const)('a %s model', (provider) => {
     expect(calls[0]!.unparsed).toBeTruthy();
     expect(calls[1]).toMatchObject({ name: 'list_specimens', args: { tag: 'brain' } });
     expect(calls[1]!.unparsed).toBeUndefined();
+  });
+});
+
+/** A server on loopback that answers every request with `answer`, counting the requests and keeping their headers. */
+async function plainServer(answer: (res: import('node:http').ServerResponse) => void) {
+  const seen: import('node:http').IncomingHttpHeaders[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(req.headers);
+    req.resume().on('end', () => answer(res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe.each(['anthropic', 'openai'] as const)('a %s model behind a redirect', (provider) => {
+  it('refuses it without following, so the key stays where it was sent', async () => {
+    const elsewhere = await plainServer((res) => res.writeHead(500).end());
+    const redirecting = await plainServer((res) => res.writeHead(307, { location: `${elsewhere.url}/v1/steal` }).end());
+    try {
+      const step = modelOf(provider, `${redirecting.url}/v1`).step(request());
+      await expect(step).rejects.toBeInstanceOf(ModelRefusal);
+      await expect(step).rejects.toThrow(/redirect/);
+      expect(redirecting.seen).toHaveLength(1);
+      expect(elsewhere.seen).toHaveLength(0);
+    } finally {
+      await Promise.all([elsewhere.close(), redirecting.close()]);
+    }
   });
 });

@@ -52,7 +52,12 @@ class NotEventStream extends Error {}
 const countingFetch: typeof fetch = async (input, init) => {
   const step = sending.getStore();
   if (step) step.bytes += bodyBytes(init?.body);
-  const answer = await fetch(input, init);
+  // A model's request never follows a redirect: its key would go along to wherever it points.
+  // (That also spares fetch the copy of the body it keeps for a redirect it might follow.)
+  const answer = await fetch(input, { ...init, redirect: 'error' }).catch((error: Error) => {
+    const redirected = error.cause instanceof Error && /redirect/i.test(error.cause.message);
+    throw redirected ? new Error('it answered with a redirect, which a model\'s request never follows') : error;
+  });
   const type = answer.headers.get('content-type') ?? '';
   if (step && answer.ok && !/^text\/event-stream\b/i.test(type)) {
     step.notStream = `${answer.status} with ${type.split(';')[0]!.trim() || 'no content type'}`;
