@@ -230,6 +230,31 @@ export class LabelVolume {
     }
   }
 
+  /**
+   * The voxels of the box from `from` to `to` (z, y, x; `to` exclusive) as they are now, in C
+   * order over the box, each row read from where its chunk is held (the base or its own copy).
+   */
+  readBox(from: readonly number[], to: readonly number[]): LabelArray {
+    const [z0, y0, x0] = from as [number, number, number];
+    const [dz, dy, dx] = [to[0]! - z0, to[1]! - y0, to[2]! - x0];
+    const out = new ARRAYS[this.dtype](dz * dy * dx);
+    const [, ny, nx] = this.shape;
+    const c = this.chunk;
+    for (let z = z0; z < z0 + dz; z++)
+      for (let y = y0; y < y0 + dy; y++) {
+        const at = ((z - z0) * dy + (y - y0)) * dx - x0;
+        // A row crosses chunks along x: each stretch read from its chunk's own copy, else the base.
+        for (let x = x0; x < x0 + dx; ) {
+          const end = Math.min(x0 + dx, (Math.floor(x / c) + 1) * c);
+          const own = this.#own.get(this.chunkOf(z, y, x));
+          const start = own ? this.#inChunk(z, y, x) : (z * ny + y) * nx + x;
+          out.set((own ?? this.#base).subarray(start, start + end - x), at + x);
+          x = end;
+        }
+      }
+    return out;
+  }
+
   /** The volume as it is now, frozen: what a version is assembled from (version-voxels.ts). */
   freeze(): FrozenVolume {
     for (const key of this.#own.keys()) this.#frozen.add(key);

@@ -22,6 +22,7 @@ import { paintOp } from './paint-op.ts';
 import { splitOp } from './split-op.ts';
 import { overlaps, reversed, type EditChanges } from './voxel-changes.ts';
 import type { VersionVoxelsTask, WriteBack } from './version-voxels.ts';
+import { versionRegion, type VoxelRegion } from './version-region.ts';
 
 /** An edit applied: its record, what it changed, and (an original) the undo or redo that last undid it. */
 interface Applied {
@@ -158,6 +159,11 @@ export class LayerEdits {
   /** What the edits after `version` found where they wrote, oldest first: written back newest first, they give that version. */
   laterWrites(version: number): WriteBack[] {
     return this.#applied.slice(version).map(({ changes: { index, before } }) => ({ index, before }));
+  }
+
+  /** The box `from`..`to` (z, y, x; `to` exclusive) of version `version`, read now without making the version whole. */
+  regionAt(version: number, from: readonly number[], to: readonly number[]): VoxelRegion {
+    return versionRegion(this.volume, this.laterWrites(version), from, to);
   }
 
   /** The tables at `version`. */

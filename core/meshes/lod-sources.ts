@@ -12,6 +12,7 @@ import { voxelFrameOf } from '../labels/segment-mesh.ts';
 import { spatialShape } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { LodSource } from './segment-lods.ts';
+import type { LabelRegion } from './region-labels.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
@@ -40,6 +41,25 @@ export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<num
     positions: builder.positions.subarray(0, builder.vertexCount * 3),
     indices: builder.indices.subarray(0, builder.indexCount),
     transform: voxelTransform(volume),
+  };
+}
+
+/**
+ * Segment `id` from `region`, a box of its volume holding all of the segment's voxels; `box`
+ * (first z, y, x, then last) is in the volume's coordinates. The surface is made with the
+ * region's first voxel as its origin, so each vertex is where the whole volume's surface puts it,
+ * to the bit (whole voxel offsets added to float32 fractions, exact in float64), and the set
+ * built is the whole volume's byte for byte; `transform` is the volume's.
+ */
+export function regionSource(region: LabelRegion, id: number, box: ArrayLike<number>, triangles: number, transform: number[]): LodSource {
+  const builder = new MeshBuilder(Math.max(4096, Math.ceil(triangles / 2) + 1024));
+  const [z0, y0, x0] = region.from;
+  const local = Array.from(box, (v, k) => v - region.from[k % 3]!);
+  addSegmentSurface(region.data, region.shape, id, local, { spacing: [1, 1, 1], origin: [z0, y0, x0] }, builder);
+  return {
+    positions: builder.positions.subarray(0, builder.vertexCount * 3),
+    indices: builder.indices.subarray(0, builder.indexCount),
+    transform,
   };
 }
 

@@ -190,7 +190,7 @@ export class MeshLods {
     // Refused before anything is sent to a thread: the surface's triangles are known already
     // (the label index counts each segment's faces; a mesh has its own), so what the build
     // would hold is too.
-    const triangles = source.kind === 'labels' ? source.triangles : source.mesh.indices.length / 3;
+    const triangles = source.kind === 'mesh' ? source.mesh.indices.length / 3 : source.triangles;
     const maxBytes = this.#deps.budget.maxBytes * BUILD_SHARE;
     const bytes = buildBytes(triangles);
     if (bytes > maxBytes) {

@@ -1,0 +1,40 @@
+/**
+ * @module version-region
+ * A box of a version of a labels layer, without the version made whole: the box's voxels as
+ * the volume holds them now (each row from its chunk's own copy or the base), then the voxels
+ * of every later edit that fall inside the box written back to what they held before, newest
+ * first. What a changed segment's surface and label entry are made from: the bytes of a box,
+ * not of the volume. Read in the layer's turn, as the volume does not change under it.
+ */
+import type { LabelArray, LabelVolume } from './label-volume.ts';
+import type { WriteBack } from './version-voxels.ts';
+
+/** Voxels of a box of a volume: `data` in C order over `shape`, whose first voxel is `from` (z, y, x) of the volume. */
+export interface VoxelRegion {
+  data: LabelArray;
+  from: [number, number, number];
+  shape: [number, number, number];
+}
+
+/**
+ * The box `from`..`to` (z, y, x; `to` exclusive) of the version whose later edits are `later`
+ * (oldest first, as LayerEdits.laterWrites gives them).
+ */
+export function versionRegion(volume: LabelVolume, later: readonly WriteBack[], from: readonly number[], to: readonly number[]): VoxelRegion {
+  const [z0, y0, x0] = from as [number, number, number];
+  const shape: [number, number, number] = [to[0]! - z0, to[1]! - y0, to[2]! - x0];
+  const data = volume.readBox(from, to);
+  const [, ny, nx] = volume.shape;
+  const [dz, dy, dx] = shape;
+  for (let k = later.length - 1; k >= 0; k--) {
+    const { index, before } = later[k]!;
+    for (let j = 0; j < index.length; j++) {
+      const i = index[j]!;
+      const x = (i % nx) - x0;
+      const y = (Math.floor(i / nx) % ny) - y0;
+      const z = Math.floor(i / (nx * ny)) - z0;
+      if (z >= 0 && z < dz && y >= 0 && y < dy && x >= 0 && x < dx) data[(z * dy + y) * dx + x] = before[j]!;
+    }
+  }
+  return { data, from: [z0, y0, x0], shape };
+}
