@@ -10,8 +10,8 @@
  *    (editing-plans.ts). Figures: the answer's p50/p99 (bound p99 100 ms), and from an edit sent
  *    to the last of the 24 followers getting its `labels` event (bound p99 250 ms);
  * 3. a sample of the first editor's edits (every EDITING_SAMPLE-th, 12 unless told): once
- *    answered, the version it made is asked its result id (`.../labels?version=V`, headers
- *    alone) and the changed segment's coarsest fragments (`{segment}.json`) are read; the time
+ *    answered, the version it made is asked its result id (a HEAD of `.../labels?version=V`,
+ *    which makes no voxels) and the changed segment's coarsest fragments (`{segment}.json`) are read; the time
  *    from the edit sent to them (bound 1 s);
  * 4. the data folder's growth over the edits beside the bytes of the chunks (64³) whose voxels
  *    differ from the base at the end (bound twice those);
@@ -201,17 +201,17 @@ async function labelsOf(room: string, version?: number): Promise<{ volume: Decod
 }
 
 /**
- * Once edit `done` is answered: its version's result id (the headers of `.../labels?version=V`,
- * the body dropped), then the changed segment's coarsest fragments; ms from the edit sent, or why not.
+ * Once edit `done` is answered: its version's result id (a HEAD of `.../labels?version=V`),
+ * then the changed segment's coarsest fragments; ms from the edit sent, or why not.
  */
 async function meshReady(hostUrl: string, room: string, done: Made, plan: PlannedEdit): Promise<number | string> {
   return coarsestRead(hostUrl, room, done, plan).catch((error: unknown) => String(error));
 }
 
 async function coarsestRead(hostUrl: string, room: string, done: Made, plan: PlannedEdit): Promise<number | string> {
-  const version = await fetch(`${room}/layers/seg/labels?version=${done.version}`);
+  // A HEAD names the version without making its voxels.
+  const version = await fetch(`${room}/layers/seg/labels?version=${done.version}`, { method: 'HEAD' });
   const id = version.headers.get('x-result-id');
-  await version.body?.cancel();
   if (version.status !== 200 || !id) return `version ${done.version}: ${version.status}`;
   const sidecar = await fetch(`${hostUrl}/api/results/${id}/meshes/${plan.changed}.json`);
   await sidecar.arrayBuffer();

@@ -5,14 +5,16 @@
  * stale), `POST .../edits/{seq}/undo` and `/redo` (a new edit by the caller; 409 naming the
  * later edits in the way), `GET .../edits?since=&limit=` (paged as the room's log, each with
  * `undone_by`) and `GET .../layers/{layer}/labels?version=V`: any version of the layer's
- * labels as `/data` sends a result (every format). Writes pass the room's access as every
+ * labels as `/data` sends a result (every format); its HEAD names the version (result id,
+ * provenance) without making its voxels. Writes pass the room's access as every
  * write of a room does (the room is in the path).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { EditAnswer } from '../../wire/edit-types.ts';
 import type { LabelsEditing } from '../../edits/service/labels-editing.ts';
+import type { NamedVersion } from '../../edits/service/layer-versions.ts';
 import { parseDeliveryQuery } from '../../delivery/parse-delivery.ts';
 import { resolveDelivery } from '../../delivery/request-delivery.ts';
 import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
@@ -145,23 +147,48 @@ export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDep
       },
     },
     async (request, reply) => {
-      const roomId = roomOf(ctx, request.params.room_id);
-      const { version: rawVersion, ...rest } = request.query;
-      let version: number | undefined;
-      if (rawVersion !== undefined) {
-        const whole = typeof rawVersion === 'string' && WHOLE.test(rawVersion);
-        if (!whole) throw createHostError('SPC_ERR_EDIT_INVALID', 'version', 'must be a whole number from 0');
-        version = Number(rawVersion);
-      }
-      const asked = parseDeliveryQuery(rest);
-      const layerId = request.params.layer_id;
+      const { roomId, layerId, version, asked } = labelsAsked(ctx, request);
       const at = await editing.labelsAt(roomId, layerId, version);
-      const resultId = at.id;
       const delivery = resolveDelivery(asked, at.result.type, request.headers['user-agent'], ctx.options);
-      reply.header(RESULT_ID_HEADER, resultId).header('x-labels-version', String(at.version));
-      const said = versionHeader(await editing.provenanceAt(roomId, layerId, at));
-      if (said) reply.header(PROVENANCE_HEADER, said);
-      return sendDelivery(ctx, reply, at.result, delivery, layerId, resultId);
+      await nameVersion(reply, editing, roomId, layerId, at);
+      return sendDelivery(ctx, reply, at.result, delivery, layerId, at.id);
     },
   );
+
+  // Headers alone name a version (its result id, its provenance) without making its voxels.
+  app.head<LayerParams & { Querystring: Record<string, unknown> }>(
+    '/api/rooms/:room_id/layers/:layer_id/labels',
+    {
+      schema: {
+        summary: 'The result id of a labels layer at any version, its voxels not made',
+        description: 'The headers of the GET (`X-Result-Id`, `X-Labels-Version`, `Vitrine-Provenance`) without a body.',
+        params: LAYER_PARAMS,
+      },
+    },
+    async (request, reply) => {
+      const { roomId, layerId, version } = labelsAsked(ctx, request);
+      await nameVersion(reply, editing, roomId, layerId, await editing.namedAt(roomId, layerId, version));
+      return reply.header('cache-control', 'no-cache').send();
+    },
+  );
+}
+
+/** What a read of a layer's labels asks: its room, layer, version (absent: the current one) and delivery options. */
+function labelsAsked(ctx: EditRouteDeps, request: FastifyRequest<LayerParams & { Querystring: Record<string, unknown> }>) {
+  const roomId = roomOf(ctx, request.params.room_id);
+  const { version: rawVersion, ...rest } = request.query;
+  let version: number | undefined;
+  if (rawVersion !== undefined) {
+    const whole = typeof rawVersion === 'string' && WHOLE.test(rawVersion);
+    if (!whole) throw createHostError('SPC_ERR_EDIT_INVALID', 'version', 'must be a whole number from 0');
+    version = Number(rawVersion);
+  }
+  return { roomId, layerId: request.params.layer_id, version, asked: parseDeliveryQuery(rest) };
+}
+
+/** The headers naming a version: its result id, its labels version and its provenance. */
+async function nameVersion(reply: FastifyReply, editing: LabelsEditing, roomId: string, layerId: string, at: NamedVersion): Promise<void> {
+  reply.header(RESULT_ID_HEADER, at.id).header('x-labels-version', String(at.version));
+  const said = versionHeader(await editing.provenanceAt(roomId, layerId, at));
+  if (said) reply.header(PROVENANCE_HEADER, said);
 }
