@@ -228,9 +228,11 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     sceneStore: workspace.sceneStore,
     warn: (message, err) => log.warn({ err }, message),
     versions: meshes,
+    labelIndex: (volume, client) => labels.of(volume, client),
   });
-  // A version named before its voxels are made is made when its id is asked for.
+  // A version named before its voxels are made is made when its id is asked for; its surfaces are read by region, never made whole.
   base.resultIds.useMaker((id) => editing.versionNamed(id));
+  meshes.useRegions((id) => editing.regionsNamed(id));
   const carriedEdits = new CarriedEdits(editing, base.resultIds, (message, err) => log.warn({ err }, message));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,

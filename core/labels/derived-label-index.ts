@@ -38,6 +38,25 @@ function regionOf(from: LabelIndex, { changed, boxes }: IndexChange): IndexBox |
   return hi[0]! < 0 ? null : { from: lo, to: hi };
 }
 
+/** One segment's entry in an index: its voxels, faces and box (first z, y, x, then last). */
+export interface IndexEntry {
+  count: number;
+  faces: number;
+  box: number[];
+}
+
+/**
+ * Segment `id`'s entry, found in `part` (C order over `shape`, its first voxel `offset` of the
+ * volume), which holds every voxel of it; null when it holds none.
+ */
+export function entryIn(part: ArrayLike<number>, shape: readonly number[], offset: readonly number[], id: number): IndexEntry | null {
+  const local = buildLabelIndex(part, shape);
+  const k = findLabel(local, id);
+  if (k < 0) return null;
+  const box = Array.from(local.boxes.subarray(k * 6, k * 6 + 6), (v, j) => v + offset[j % 3]!);
+  return { count: local.counts[k]!, faces: local.faces[k]!, box };
+}
+
 /**
  * The index of `data` (C order, `shape`, as buildLabelIndex reads it) whose earlier index is
  * `from`, with only the voxels of `change.changed` segments changed, within the earlier boxes of
@@ -46,7 +65,7 @@ function regionOf(from: LabelIndex, { changed, boxes }: IndexChange): IndexBox |
 export function derivedLabelIndex(from: LabelIndex, data: ArrayLike<number>, shape: readonly number[], change: IndexChange): LabelIndex {
   const [, ny, nx] = spatialShape(shape);
   const region = regionOf(from, change);
-  const fresh = new Map<number, { count: number; faces: number; box: number[] }>();
+  const fresh = new Map<number, IndexEntry>();
   if (region) {
     const [z0, y0, x0] = region.from as [number, number, number];
     const [dz, dy, dx] = [region.to[0]! - z0, region.to[1]! - y0, region.to[2]! - x0];
@@ -64,9 +83,14 @@ export function derivedLabelIndex(from: LabelIndex, data: ArrayLike<number>, sha
       fresh.set(id, { count: local.counts[k]!, faces: local.faces[k]!, box: b.map((v, j) => v + region.from[j % 3]!) });
     }
   }
-  const changed = new Set(change.changed);
+  return replacedEntries(from, change.changed, fresh);
+}
+
+/** `from` with the entries of `changed` segments replaced by `fresh` (one not in it is gone). */
+export function replacedEntries(from: LabelIndex, changed: Iterable<number>, fresh: ReadonlyMap<number, IndexEntry>): LabelIndex {
+  const gone = new Set(changed);
   const ids: number[] = [];
-  for (const id of from.ids) if (!changed.has(id)) ids.push(id);
+  for (const id of from.ids) if (!gone.has(id) && !fresh.has(id)) ids.push(id);
   ids.push(...fresh.keys());
   ids.sort((a, b) => a - b);
   const n = ids.length;

@@ -16,33 +16,34 @@
 import type { StoredResult } from '../results/stored-result.ts';
 
 /** A result in a chain: the one it was made from and the segments that changed between them. */
-interface Link {
-  result: WeakRef<StoredResult>;
+interface Link<Subject extends object> {
+  result: WeakRef<Subject>;
   id: Promise<string>;
   /** Null for the first result of a chain. */
-  from: { link: Link; changed: ReadonlySet<number> } | null;
+  from: { link: Link<Subject>; changed: ReadonlySet<number> } | null;
 }
 
 /** Where a segment's level set of a result comes from. */
-export interface SegmentOrigin {
+export interface SegmentOrigin<Subject extends object> {
   /**
    * The id of the earlier result whose set it is (what names the set where sets are kept and
    * tags its files); null when it is the asked result's own.
    */
   id: Promise<string> | null;
   /** The results still in memory whose set of the segment is the same, newest first, the asked one excluded. */
-  sharing: StoredResult[];
+  sharing: Subject[];
 }
 
-export class LevelSetLineage {
-  #links = new WeakMap<StoredResult, Link>();
-  #idOf: (result: StoredResult) => Promise<string>;
+/** Over results of type `Subject` (a stored result, or labels read by region), held by identity alone. */
+export class LevelSetLineage<Subject extends object = StoredResult> {
+  #links = new WeakMap<Subject, Link<Subject>>();
+  #idOf: (result: Subject) => Promise<string>;
 
-  constructor(idOf: (result: StoredResult) => Promise<string>) {
+  constructor(idOf: (result: Subject) => Promise<string>) {
     this.#idOf = idOf;
   }
 
-  #linkOf(result: StoredResult): Link {
+  #linkOf(result: Subject): Link<Subject> {
     let link = this.#links.get(result);
     if (!link) {
       const id = this.#idOf(result);
@@ -54,18 +55,18 @@ export class LevelSetLineage {
   }
 
   /** Says that `result` is `from` with the voxels of `changed` (and of no other segment) changed. */
-  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>): void {
+  derived(result: Subject, from: Subject, changed: Iterable<number>): void {
     if (result === from || this.#links.get(result)?.from) return;
     const link = this.#linkOf(result);
     link.from = { link: this.#linkOf(from), changed: new Set(changed) };
   }
 
   /** Where `segment`'s level set of `result` comes from. */
-  originOf(result: StoredResult, segment: number): SegmentOrigin {
+  originOf(result: Subject, segment: number): SegmentOrigin<Subject> {
     const asked = this.#links.get(result);
     if (!asked) return { id: null, sharing: [] };
     let link = asked;
-    const sharing: StoredResult[] = [];
+    const sharing: Subject[] = [];
     while (link.from && !link.from.changed.has(segment)) {
       link = link.from.link;
       const held = link.result.deref();

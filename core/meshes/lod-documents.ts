@@ -10,7 +10,7 @@
  * coarsest fragments (a first picture in a few requests).
  */
 import { QUANTIZATION_BITS } from './lod-plan.ts';
-import type { LodSubject } from './mesh-lods.ts';
+import type { LodSubject } from './lod-subjects.ts';
 import type { SegmentLods } from './level-set.ts';
 
 /** Neuroglancer's `info` of the mesh source. */

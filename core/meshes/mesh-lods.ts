@@ -11,7 +11,9 @@
  * again or another host of the service serves it without building it. A set is determined by
  * its result, so the files it answers may be cached by anyone for good. An edited
  * segmentation's new version shares the sets of every segment its edits left alone with the
- * version it was made from (level-set-lineage.ts): only the changed segments are built.
+ * version it was made from (level-set-lineage.ts): only the changed segments are built, each
+ * from the box it lies in, read from the layer's chunks (region-labels.ts): a version's voxels
+ * are never made whole for its surfaces.
  */
 import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
@@ -19,7 +21,7 @@ import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { IndexBox, IndexChange } from '../labels/derived-label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasMeshLevels, meshLevelsOf } from './has-levels.ts';
-import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
+import type { MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './level-set.ts';
 import { levelSetName, type KeptLevelSets } from './kept-level-sets.ts';
@@ -27,8 +29,11 @@ import type { LevelPart } from './assemble-level.ts';
 import { labelColour } from '../wire/label-colors.ts';
 import { buildBytes } from './build-bytes.ts';
 import { LevelSetLineage } from './level-set-lineage.ts';
+import { MESH_SEGMENT, segmentSource, type LodResult, type LodSubject, type SourceOf } from './lod-subjects.ts';
+import { isRegionLabels, type RegionLabels } from './region-labels.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
 
 /**
  * The share of `--cache-max-bytes` one level-set build may hold: the host keeps within 1.5 times
@@ -37,8 +42,6 @@ type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
  */
 export const BUILD_SHARE = 0.5;
 
-/** A mesh result's one surface. */
-export const MESH_SEGMENT = 1;
 
 /** What the sets are made with: the encode threads, their turns, the budget, a volume's label index, where sets are kept. */
 export interface MeshLodsDeps {
@@ -58,35 +61,43 @@ export interface MeshLodsDeps {
   warn(line: string): void;
 }
 
-/** A result that has levels of detail: its surfaces' ids and the transform of their stored coordinates. */
-export interface LodSubject {
-  result: StoredResult;
-  /** Segment ids, ascending. */
-  segments: Uint32Array;
-  transform: number[];
-  /** A labels volume's index (its segments' voxel counts and boxes); null for a mesh. */
-  index: LabelIndex | null;
-}
+
 
 export class MeshLods {
   #deps: MeshLodsDeps;
-  #sets = new WeakMap<StoredResult, Map<number, Promise<SegmentLods>>>();
-  #levels = new WeakMap<StoredResult, Map<string, Promise<StoredResult>>>();
+  #sets = new WeakMap<LodResult, Map<number, Promise<SegmentLods>>>();
+  #levels = new WeakMap<LodResult, Map<string, Promise<StoredResult>>>();
   /**
    * Builds that failed, by result and segment: answered again at once rather than built again
    * (a build that ran out of memory would do so again, at the same cost, for every ask). Held
    * by the result itself, so a changed result (another object) is built afresh, and forgotten
    * when the host restarts.
    */
-  #failed = new WeakMap<StoredResult, Map<number, HostError>>();
+  #failed = new WeakMap<LodResult, Map<number, HostError>>();
   /** Level sets built since start, found where sets are kept, and written there. */
   readonly counts = { built: 0, found: 0, kept: 0 };
   /** Which earlier result each segment's set of an edited segmentation is. */
-  #lineage: LevelSetLineage;
+  #lineage: LevelSetLineage<LodResult>;
+  /** Where ids of labels read by region are found (an edited layer's versions as named). */
+  #regions: ((id: string) => Promise<RegionLabels | null>)[] = [];
 
   constructor(deps: MeshLodsDeps) {
     this.#deps = deps;
-    this.#lineage = new LevelSetLineage(deps.idOf);
+    this.#lineage = new LevelSetLineage((result) => (isRegionLabels(result) ? result.id : deps.idOf(result)));
+  }
+
+  /** Where ids named for labels read by region are looked up (null: not one of its names). */
+  useRegions(find: (id: string) => Promise<RegionLabels | null>): void {
+    this.#regions.push(find);
+  }
+
+  /** The labels read by region named `id`; null when no one names it. */
+  async regionsNamed(id: string): Promise<RegionLabels | null> {
+    for (const find of this.#regions) {
+      const found = await find(id);
+      if (found) return found;
+    }
+    return null;
   }
 
   /**
@@ -97,12 +108,12 @@ export class MeshLods {
    * its set), the changed segments still present are built at once, so viewers redrawing after
    * the edit find them made or under way.
    */
-  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>, boxes: readonly IndexBox[]): void {
+  derived(result: LodResult, from: LodResult, changed: Iterable<number>, boxes: readonly IndexBox[]): void {
     const ids = [...new Set(changed)];
     this.#lineage.derived(result, from, ids);
-    if (result.type === 'volume') this.#deps.indexDerived?.(result, from, { changed: ids, boxes });
+    if (result.type === 'volume' && !isRegionLabels(from)) this.#deps.indexDerived?.(result, from, { changed: ids, boxes });
     const viewed = this.#sets.get(from);
-    if (!ids.some((id) => viewed?.has(id)) || !hasMeshLevels(result, this.#deps.lodTriangles)) return;
+    if (!ids.some((id) => viewed?.has(id)) || (!isRegionLabels(result) && !hasMeshLevels(result, this.#deps.lodTriangles))) return;
     void this.subject(result, '')
       .then((subject) => {
         for (const id of ids) if (subject.index && findLabel(subject.index, id) >= 0) this.segment(subject, id).catch(() => {});
@@ -110,8 +121,18 @@ export class MeshLods {
       .catch((error: unknown) => this.#deps.warn(`the changed segments of an edited version were not built ahead (${String(error)})`));
   }
 
+  /**
+   * Says that `result` is `named` (labels read by region) made whole: each of its level sets is
+   * `named`'s, built once for both; its label index is `from`'s with `change` (as {@link derived}).
+   * Nothing is built ahead for it: `named` was.
+   */
+  madeWhole(result: StoredVolume, named: RegionLabels, from: StoredResult, change: IndexChange): void {
+    this.#lineage.derived(result, named, []);
+    if (from !== result) this.#deps.indexDerived?.(result, from, change);
+  }
+
   /** The id of the earlier result whose level set of `segment` this result's is (what tags its files); null: its own. */
-  setId(result: StoredResult, segment: number): Promise<string> | null {
+  setId(result: LodResult, segment: number): Promise<string> | null {
     return this.#lineage.originOf(result, segment).id;
   }
 
@@ -119,7 +140,11 @@ export class MeshLods {
    * The result as a subject of levels of detail. @throws SPC_ERR_NO_MESH_LEVELS (404) for a
    * result that has none (neither a labels volume nor a mesh over the bound).
    */
-  async subject(result: StoredResult, id: string, client = ''): Promise<LodSubject> {
+  async subject(result: LodResult, id: string, client = ''): Promise<LodSubject> {
+    if (isRegionLabels(result)) {
+      const index = await result.index(client);
+      return { result, segments: index.ids, transform: result.transform, index };
+    }
     const levels = meshLevelsOf(result, this.#deps.lodTriangles);
     if ('why' in levels) throw wrapHostError(levels.error, 'SPC_ERR_NO_MESH_LEVELS', id, levels.why());
     const { volume } = levels;
@@ -130,7 +155,7 @@ export class MeshLods {
 
   /** The level set of `segment` of a subject, built on first ask. @throws SPC_ERR_SEGMENT_NOT_FOUND. */
   segment(subject: LodSubject, segment: number, client = ''): Promise<SegmentLods> {
-    const source = this.#source(subject, segment);
+    const source = segmentSource(subject, segment);
     const { result } = subject;
     let sets = this.#sets.get(result);
     if (!sets) this.#sets.set(result, (sets = new Map()));
@@ -152,7 +177,7 @@ export class MeshLods {
     const failed = this.#failed.get(result)?.get(segment);
     if (failed) return Promise.reject(failed);
     const table = sets;
-    const making = this.#made(origin.id ?? result, segment, source, client).catch((error: unknown) => {
+    const making = this.#made(origin.id ? () => origin.id! : this.#idOf(result), segment, source, client).catch((error: unknown) => {
       throw this.#keptFailed(result, segment, error);
     });
     return keptWhileMade(table, segment, making, (lods) => {
@@ -162,7 +187,7 @@ export class MeshLods {
   }
 
   /** The failure of a build, as the error every later ask of the segment answers. */
-  #keptFailed(result: StoredResult, segment: number, error: unknown): HostError {
+  #keptFailed(result: LodResult, segment: number, error: unknown): HostError {
     const why = isHostError(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     // A refusal the host made says why itself; anything else is told as a failed build.
     const kept = isHostError(error) ? error : wrapHostError(error, 'SPC_ERR_MESH_LEVELS_FAILED', String(segment), why);
@@ -178,9 +203,9 @@ export class MeshLods {
    * the asked one, or the id of an earlier one whose set it is), else built in the client's
    * turn (and then kept).
    */
-  async #made(origin: Promise<string> | StoredResult, segment: number, source: LodTaskSource, client: string): Promise<SegmentLods> {
+  async #made(origin: () => Promise<string>, segment: number, source: SourceOf, client: string): Promise<SegmentLods> {
     const { kept, warn } = this.#deps;
-    const name = kept ? levelSetName(await (origin instanceof Promise ? origin : this.#deps.idOf(origin)), segment) : '';
+    const name = kept ? levelSetName(await origin(), segment) : '';
     const unread = (error: unknown): void => void warn(`a kept level set could not be read (${String(error)}): built again`);
     const found = kept ? await kept.find(name).catch(unread) : null;
     if (found) {
@@ -190,14 +215,17 @@ export class MeshLods {
     // Refused before anything is sent to a thread: the surface's triangles are known already
     // (the label index counts each segment's faces; a mesh has its own), so what the build
     // would hold is too.
-    const triangles = source.kind === 'mesh' ? source.mesh.indices.length / 3 : source.triangles;
+    const { triangles } = source;
     const maxBytes = this.#deps.budget.maxBytes * BUILD_SHARE;
     const bytes = buildBytes(triangles);
     if (bytes > maxBytes) {
       const mib = (n: number) => `${Math.ceil(n / 2 ** 20)} MiB`;
       throw createHostError('SPC_ERR_MESH_LEVELS_TOO_LARGE', String(segment), String(triangles), mib(bytes), mib(maxBytes));
     }
-    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source }));
+    // Labels read by region are read before the build's turn, which never waits on them; a held result is at hand.
+    const read = source.read();
+    const task = { op: 'meshLods' as const, source: read instanceof Promise ? await read : read };
+    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build(task));
     this.counts.built++;
     kept?.keep(name, lods, keptId).then(
       () => void this.counts.kept++,
@@ -239,7 +267,7 @@ export class MeshLods {
   }
 
   /** Parts of level sets assembled into one mesh on an encode thread, once per key, kept beside the result. */
-  #assembled(result: StoredResult, key: string, parts: LevelPart[], client: string): Promise<StoredResult> {
+  #assembled(result: LodResult, key: string, parts: LevelPart[], client: string): Promise<StoredResult> {
     let made = this.#levels.get(result);
     if (!made) this.#levels.set(result, (made = new Map()));
     const known = made.get(key);
@@ -251,18 +279,9 @@ export class MeshLods {
     });
   }
 
-  #source(subject: LodSubject, segment: number): LodTaskSource {
-    const { result, index } = subject;
-    if (!index) {
-      if (segment !== MESH_SEGMENT || result.type !== 'mesh') {
-        throw createHostError('SPC_ERR_SEGMENT_NOT_FOUND', String(segment), `a mesh result's one surface is segment ${MESH_SEGMENT}`);
-      }
-      return { kind: 'mesh', mesh: result };
-    }
-    const k = findLabel(index, segment);
-    if (k < 0 || result.type !== 'volume') throw createHostError('SPC_ERR_SEGMENT_NOT_FOUND', String(segment), `it holds ${index.ids.length} labels`);
-    const box = Array.from(index.boxes.subarray(k * 6, k * 6 + 6));
-    // Surface nets make two triangles of every face between the segment and the rest.
-    return { kind: 'labels', volume: result, id: segment, box, triangles: 2 * index.faces[k]! };
+  /** A result's id, or what labels read by region are named. */
+  #idOf(result: LodResult): () => Promise<string> {
+    return () => (isRegionLabels(result) ? result.id : this.#deps.idOf(result));
   }
+
 }

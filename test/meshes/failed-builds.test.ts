@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import { isHostError } from '../../core/errors.ts';
-import { MeshLods, MESH_SEGMENT, type LodSubject } from '../../core/meshes/mesh-lods.ts';
+import { MeshLods } from '../../core/meshes/mesh-lods.ts';
+import { MESH_SEGMENT, type LodSubject } from '../../core/meshes/lod-subjects.ts';
 import { IDENTITY } from '../../core/meshes/lod-sources.ts';
 import { runLodsTask, runAssembleTask } from '../../core/meshes/run-lods-task.ts';
 import type { MeshLodsTask } from '../../core/meshes/lod-tasks.ts';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
-import { MeshLods, type LodSubject } from '../../core/meshes/mesh-lods.ts';
+import { MeshLods } from '../../core/meshes/mesh-lods.ts';
+import type { LodSubject } from '../../core/meshes/lod-subjects.ts';
 import { labelSource, voxelTransform } from '../../core/meshes/lod-sources.ts';
 import { runAssembleTask, runLodsTask } from '../../core/meshes/run-lods-task.ts';
 import { buildBytes } from '../../core/meshes/build-bytes.ts';

@@ -35,6 +35,9 @@ import type { VersionVoxelsRunner } from '../version-voxels.ts';
 import { ChunkDigests } from '../version-name.ts';
 import { LayerVersions, type DerivedVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
+import { VersionRegions } from './version-regions.ts';
+import type { LabelIndex } from '../../labels/label-index.ts';
+import type { RegionLabels } from '../../meshes/region-labels.ts';
 
 
 /** A page of a layer's edits, as the log pages. */
@@ -57,6 +60,8 @@ export interface EditingDeps {
   warn: (message: string, err: unknown) => void;
   /** Told, of each version made, which earlier one it is with which segments changed (the surfaces' level sets follow it). */
   versions?: DerivedVersions;
+  /** A base result's label index (what each version's is found from). */
+  labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
 }
 
 /** Edits a host retries planning while other hosts keep coming first. */
@@ -78,13 +83,20 @@ export class LabelsEditing {
   /** Each layer's work, one at a time. */
   #turns = new Map<string, Promise<unknown>>();
   #versions: LayerVersions;
+  #regions: VersionRegions;
   #shown: ShownVersions;
   /** Layers whose carried edits are being made again: their versions are named once, at the end. */
   #replaying = new Set<string>();
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
-    this.#versions = new LayerVersions({ budget: deps.budget, assemble: deps.assemble, resultIds: deps.sources.resultIds, versions: deps.versions });
+    this.#regions = new VersionRegions({
+      inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
+      baseIndex: deps.labelIndex,
+      ...(deps.versions ? { lineage: deps.versions } : {}),
+    });
+    const { budget, assemble, versions } = deps;
+    this.#versions = new LayerVersions({ budget, assemble, resultIds: deps.sources.resultIds, ...(versions ? { versions } : {}), regions: this.#regions });
     this.#shown = new ShownVersions({
       namedAt: (roomId, layerId, version) => this.namedAt(roomId, layerId, version),
       scenes: deps.scenes,
@@ -209,6 +221,11 @@ export class LabelsEditing {
     return versionProvenance(made, (await this.namedAt(roomId, layerId, 0)).id, at.records);
   }
 
+  /** Versions of edited layers made whole since start (their voxels put together: a read of them, never their surfaces). */
+  get versionsMade(): number {
+    return this.#versions.counts.made;
+  }
+
   /** Whether the layer has any edit kept. */
   async hasEdits(roomId: string, layerId: string): Promise<boolean> {
     return (await this.#deps.store.after(roomId, layerId, 0)).length > 0;
@@ -257,6 +274,15 @@ export class LabelsEditing {
     const named = this.#versions.placeOf(id);
     if (!named) return null;
     return (await this.labelsAt(named.roomId, named.layerId, named.version)).result;
+  }
+
+  /**
+   * The version named `id` on this host as labels read by region (what its surfaces are built
+   * from, its voxels not made whole); null for an id that names none.
+   */
+  async regionsNamed(id: string): Promise<RegionLabels | null> {
+    const named = this.#versions.placeOf(id);
+    return (named && this.#regions.of(named.roomId, named.layerId, named.version)) ?? null;
   }
 
   #versionAsked({ edits }: LoadedLayer, version: number | undefined): number {

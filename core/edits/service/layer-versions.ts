@@ -18,6 +18,7 @@ import { tableFields } from '../label-tables.ts';
 import type { LayerEdits } from '../layer-edits.ts';
 import { versionName, type ChunkDigests } from '../version-name.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
+import type { RegionLabels } from '../../meshes/region-labels.ts';
 
 export type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -42,7 +43,17 @@ export interface NamedVersion {
 /** What is told that a version is an earlier one with only some segments' voxels changed. */
 export interface DerivedVersions {
   /** `result` is `from` with only the voxels of `changed` segments changed, inside their boxes in `from` and `boxes` (what edits wrote). */
-  derived(result: StoredResult, from: StoredResult, changed: Iterable<number>, boxes: readonly VoxelBox[]): void;
+  derived(result: StoredResult | RegionLabels, from: StoredResult | RegionLabels, changed: Iterable<number>, boxes: readonly VoxelBox[]): void;
+  /** `result` is the version `named` (read by region) made whole; its label index is `from`'s with `change`. */
+  madeWhole(result: StoredVolume, named: RegionLabels, from: StoredResult, change: { changed: number[]; boxes: VoxelBox[] }): void;
+}
+
+/** Each version named as labels read by region (version-regions.ts). */
+export interface NamedRegions {
+  /** Makes version `at`'s (named `id`, not the base's), once. */
+  named(roomId: string, layerId: string, loaded: LoadedLayer, at: number, id: string): RegionLabels;
+  /** Version `at`'s, when made. */
+  of(roomId: string, layerId: string, at: number): RegionLabels | undefined;
 }
 
 export interface LayerVersionsDeps {
@@ -54,6 +65,8 @@ export interface LayerVersionsDeps {
   resultIds: Pick<ResultIds, 'of'>;
   /** Told, of each version made, which earlier one it is with which segments changed (the surfaces' level sets follow it). */
   versions?: DerivedVersions;
+  /** Makes each version named labels read by region (what its surfaces are built from). */
+  regions?: NamedRegions;
 }
 
 /** Where a version lies: its room, layer and version. */
@@ -74,6 +87,8 @@ export class LayerVersions {
   /** Versions' ids, by room, layer and version, and the way back. */
   #names = new Map<string, string>();
   #places = new Map<string, VersionPlace>();
+  /** Versions made whole since start (what reading a version's voxels costs). */
+  readonly counts = { made: 0 };
 
   constructor(deps: LayerVersionsDeps) {
     this.#deps = deps;
@@ -100,7 +115,9 @@ export class LayerVersions {
       const id = versionName(baseId, tables === baseTables ? null : tables, differing);
       this.#names.set(key, id);
       // The base is found as itself: a version with nothing changed is never made for its id.
-      if (id !== baseId && !this.#places.has(id)) this.#places.set(id, { roomId, layerId, version: at });
+      if (id === baseId) return id;
+      if (!this.#places.has(id)) this.#places.set(id, { roomId, layerId, version: at });
+      this.#deps.regions?.named(roomId, layerId, loaded, at, id);
       return id;
     });
   }
@@ -121,6 +138,7 @@ export class LayerVersions {
     const made = this.#deps
       .assemble(edits.versionTask(at))
       .then(async (data) => {
+        this.counts.made++;
         const result = { ...base, data, ...tables } as StoredVolume;
         // Named from what changed, never hashed whole; indexed under that name.
         nameResult(result, await id);
@@ -140,7 +158,7 @@ export class LayerVersions {
    * (else the base), with the segments the edits between changed or made.
    */
   #tellDerived(roomId: string, layerId: string, { base, edits }: LoadedLayer, at: number, result: StoredVolume): void {
-    const { versions, budget } = this.#deps;
+    const { versions, budget, regions } = this.#deps;
     if (!versions) return;
     let from: StoredVolume = base;
     let since = 0;
@@ -158,6 +176,9 @@ export class LayerVersions {
       for (const id of [...segments.changed, ...segments.new]) changed.add(id);
       if (box) boxes.push(box);
     }
-    versions.derived(result, from, changed, boxes);
+    // Its surfaces are those of the version as named, read by region: built once for both.
+    const named = regions?.of(roomId, layerId, at);
+    if (named) versions.madeWhole(result, named, from, { changed: [...changed], boxes });
+    else versions.derived(result, from, changed, boxes);
   }
 }

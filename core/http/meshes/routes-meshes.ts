@@ -26,11 +26,13 @@ import { isResultId } from '../../results/result-id.ts';
 import { coarseBundle, levelSidecar, meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
 import { COARSE_BUNDLE_SEGMENTS } from '../../wire/mesh-level-types.ts';
 import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
-import type { LodSubject, MeshLods } from '../../meshes/mesh-lods.ts';
+import type { MeshLods } from '../../meshes/mesh-lods.ts';
+import type { LodSubject } from '../../meshes/lod-subjects.ts';
 import type { SegmentLods } from '../../meshes/level-set.ts';
 import { sendBytes } from '../send-bytes.ts';
 import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.ts';
 import { meshGroup } from '../../zarr/mesh-group.ts';
+import { mayReadOneOf } from '../../people/specimen-access.ts';
 
 type MeshesContext = Pick<HostContext, 'resultIds'> & { meshes: MeshLods; options: Pick<HostContext['options'], 'envelopeMediaType'> };
 
@@ -201,7 +203,9 @@ async function keyAsked(ctx: MeshesContext, path: string, request: FastifyReques
   const inStore = params.id!.endsWith('.zarr');
   const id = inStore ? params.id!.slice(0, -'.zarr'.length) : params.id!;
   const key = path === '*' ? params['*']! : path.replace(/:([a-z]+)/g, (_, name: string) => params[name]!);
-  const result = isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
+  // An edited layer's version is read by region, its voxels never made whole for its surfaces.
+  const regions = isResultId(id) ? await ctx.meshes.regionsNamed(id) : null;
+  const result = regions ? ((await mayReadOneOf(regions.rooms)) ? regions : null) : isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   const subject = await ctx.meshes.subject(result, id, client);
   if (inStore && !subject.index) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', `meshes/${key}`, `${id}.zarr`);

@@ -65,6 +65,8 @@ function registerHostMetrics(registry: Registry, ctx: HostContext, figures: Host
   gauge(registry, 'vitrine_mesh_level_sets', levelsHelp, (g) => {
     for (const how of ['built', 'found', 'kept'] as const) g.set({ how }, meshLevels[how]);
   }, ['how']);
+  const versionsHelp = 'Versions of edited labels layers made whole since start (read as voxels)';
+  gauge(registry, 'vitrine_labels_versions_made', versionsHelp, (g) => g.set(ctx.editing.versionsMade));
   gauge(registry, 'vitrine_federation_workers', 'Federation workers connected (relay only)', (g) => {
     g.set(new Set(ctx.catalog.list().flatMap((r) => (r.worker_id ? [r.worker_id] : []))).size);
   });

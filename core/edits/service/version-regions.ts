@@ -1,0 +1,159 @@
+/**
+ * @module version-regions
+ * An edited layer's versions as labels read by region: what its surfaces are built from, its
+ * voxels never made whole for them. Each version named (but the base's own) gets one, which
+ * reads any box of the version from the layer's chunks in the layer's turn (the box as the
+ * volume holds it now, every later edit written back inside it), and whose label index is the
+ * nearest earlier one known (an earlier version's, else the base's) with the entries of the
+ * segments changed since found again, each in its own region: its earlier box and the boxes of
+ * the edits that changed it (a segment an edit did not list kept every voxel). Whoever builds
+ * surfaces is told which earlier version each is, with the segments changed between, so the
+ * others share the earlier sets and only the changed ones are built (ahead, when someone was
+ * looking at them). A version's index is held while it is among the last few asked.
+ */
+import { slotOwner } from '../../events/layer-slots.ts';
+import { entryIn, replacedEntries, type IndexEntry } from '../../labels/derived-label-index.ts';
+import { findLabel, type LabelIndex } from '../../labels/label-index.ts';
+import { voxelTransform } from '../../meshes/lod-sources.ts';
+import type { LabelRegion, RegionLabels } from '../../meshes/region-labels.ts';
+import type { DerivedVersions, LoadedLayer, StoredVolume } from './layer-versions.ts';
+
+/** Indexes of versions held at once (each about 44 bytes a segment): the last ones asked. */
+const HELD_INDEXES = 8;
+
+export interface VersionRegionsDeps {
+  /** Runs `work` in the layer's turn, on the layer as loaded. */
+  inLayer<T>(roomId: string, layerId: string, work: (loaded: LoadedLayer) => T): Promise<T>;
+  /** The base result's label index (found once, kept beside it). */
+  baseIndex(base: StoredVolume, client: string): Promise<LabelIndex>;
+  /** Told of each version's labels read by region: which earlier one it is, with which segments changed. */
+  lineage?: Pick<DerivedVersions, 'derived'>;
+}
+
+/** One version's labels read by region, with where it lies. */
+interface VersionLabels extends RegionLabels {
+  version: number;
+  base: StoredVolume;
+}
+
+const keyOf = (roomId: string, layerId: string) => JSON.stringify([roomId, layerId]);
+
+export class VersionRegions {
+  #deps: VersionRegionsDeps;
+  /** Per layer, its versions' labels read by region, by version. */
+  #layers = new Map<string, Map<number, VersionLabels>>();
+  /** Versions' indexes, found or being found, by labels; the last few asked. */
+  #indexes = new Map<VersionLabels, Promise<LabelIndex>>();
+  /** The indexes among them found, by labels. */
+  #found = new WeakMap<VersionLabels, LabelIndex>();
+
+  constructor(deps: VersionRegionsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Version `at`'s labels read by region, when one was made for it. */
+  of(roomId: string, layerId: string, at: number): RegionLabels | undefined {
+    return this.#layers.get(keyOf(roomId, layerId))?.get(at);
+  }
+
+  /**
+   * Makes version `at` (named `id`, not the base's) labels read by region, once, and tells whoever
+   * builds surfaces which earlier one it is (the newest earlier version that has them, else the
+   * base) with the segments the edits between changed.
+   */
+  named(roomId: string, layerId: string, loaded: LoadedLayer, at: number, id: string): RegionLabels {
+    const key = keyOf(roomId, layerId);
+    let versions = this.#layers.get(key);
+    if (!versions) {
+      this.#layers.set(key, (versions = new Map()));
+      // The base's index is what every version's is found from: found now, off the edits' path.
+      this.#deps.baseIndex(loaded.base, '').catch(() => {});
+    }
+    const known = versions.get(at);
+    if (known) return known;
+    const labels: VersionLabels = {
+      type: 'regionLabels',
+      version: at,
+      base: loaded.base,
+      id: Promise.resolve(id),
+      rooms: [slotOwner(roomId)?.room ?? roomId],
+      transform: voxelTransform(loaded.base),
+      index: (client) => this.#indexOf(roomId, layerId, labels, client),
+      read: (from, to) => this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionAt(at, from, to)),
+    };
+    versions.set(at, labels);
+    const earlier = this.#earlier(versions, at);
+    const changed = new Set<number>();
+    for (let k = (earlier?.version ?? 0) + 1; k <= at; k++) {
+      const { segments } = loaded.edits.recordAt(k)!;
+      for (const s of [...segments.changed, ...segments.new]) changed.add(s);
+    }
+    this.#deps.lineage?.derived(labels, earlier ?? loaded.base, changed, []);
+    return labels;
+  }
+
+  /** The newest version before `at` with labels read by region, and of those with an index found, the newest. */
+  #earlier(versions: Map<number, VersionLabels>, at: number, found = false): VersionLabels | undefined {
+    let best: VersionLabels | undefined;
+    for (const [v, labels] of versions)
+      if (v < at && (!best || v > best.version) && (!found || this.#found.has(labels))) best = labels;
+    return best;
+  }
+
+  #indexOf(roomId: string, layerId: string, labels: VersionLabels, client: string): Promise<LabelIndex> {
+    let index = this.#indexes.get(labels);
+    if (index) {
+      // Asked again: among the last asked.
+      this.#indexes.delete(labels);
+      this.#indexes.set(labels, index);
+      return index;
+    }
+    index = this.#derive(roomId, layerId, labels, client);
+    index.then((found) => this.#found.set(labels, found)).catch(() => this.#indexes.get(labels) === index && this.#indexes.delete(labels));
+    this.#indexes.set(labels, index);
+    for (const [held] of this.#indexes) {
+      if (this.#indexes.size <= HELD_INDEXES) break;
+      this.#indexes.delete(held);
+      this.#found.delete(held);
+    }
+    return index;
+  }
+
+  /**
+   * Version `labels.version`'s index: the nearest earlier one found (else the base's) with each
+   * segment changed since found in its region, read in the layer's turn.
+   */
+  async #derive(roomId: string, layerId: string, labels: VersionLabels, client: string): Promise<LabelIndex> {
+    const at = labels.version;
+    const versions = this.#layers.get(keyOf(roomId, layerId))!;
+    const baseIndex = await this.#deps.baseIndex(labels.base, client);
+    const read = await this.#deps.inLayer(roomId, layerId, ({ edits }) => {
+      const earlier = this.#earlier(versions, at, true);
+      const from = earlier ? this.#found.get(earlier)! : baseIndex;
+      // Each changed segment's region: its box in `from` and the boxes of the edits that changed it.
+      const regions = new Map<number, { lo: number[]; hi: number[] }>();
+      const take = (id: number, lo: readonly number[], hi: readonly number[]) => {
+        const region = regions.get(id) ?? { lo: [Infinity, Infinity, Infinity], hi: [-1, -1, -1] };
+        for (let j = 0; j < 3; j++) [region.lo[j], region.hi[j]] = [Math.min(region.lo[j]!, lo[j]!), Math.max(region.hi[j]!, hi[j]!)];
+        regions.set(id, region);
+      };
+      for (let k = (earlier?.version ?? 0) + 1; k <= at; k++) {
+        const { segments, box } = edits.recordAt(k)!;
+        for (const id of [...segments.changed, ...segments.new]) {
+          const j = findLabel(from, id);
+          const earlierBox = from.boxes.subarray(j * 6, j * 6 + 6);
+          if (j >= 0 && !regions.has(id)) take(id, Array.from(earlierBox.subarray(0, 3)), Array.from(earlierBox.subarray(3), (v) => v + 1));
+          if (box) take(id, box.from, box.to);
+        }
+      }
+      const parts: [number, LabelRegion][] = [...regions].map(([id, { lo, hi }]) => [id, edits.regionAt(at, lo, hi)]);
+      return { from, parts };
+    });
+    const fresh = new Map<number, IndexEntry>();
+    for (const [id, part] of read.parts) {
+      const entry = entryIn(part.data, part.shape, part.from, id);
+      if (entry) fresh.set(id, entry);
+    }
+    return replacedEntries(read.from, read.parts.map(([id]) => id), fresh);
+  }
+}
