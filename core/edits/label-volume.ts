@@ -247,9 +247,10 @@ export class LabelVolume {
         for (let x = x0; x < x0 + dx; ) {
           const end = Math.min(x0 + dx, (Math.floor(x / c) + 1) * c);
           const own = this.#own.get(this.chunkOf(z, y, x));
-          const start = own ? this.#inChunk(z, y, x) : (z * ny + y) * nx + x;
-          out.set((own ?? this.#base).subarray(start, start + end - x), at + x);
-          x = end;
+          const held = own ?? this.#base;
+          const start = (own ? this.#inChunk(z, y, x) : (z * ny + y) * nx + x) - x;
+          // Copied voxel by voxel: a stretch is at most a chunk wide, too short for a view and a bulk copy to pay.
+          for (; x < end; x++) out[at + x] = held[start + x]!;
         }
       }
     return out;

@@ -212,11 +212,16 @@ async function coarsestRead(hostUrl: string, room: string, done: Made, plan: Pla
   // A HEAD names the version without making its voxels.
   const version = await fetch(`${room}/layers/seg/labels?version=${done.version}`, { method: 'HEAD' });
   const id = version.headers.get('x-result-id');
+  const namedAt = performance.now();
   if (version.status !== 200 || !id) return `version ${done.version}: ${version.status}`;
   const sidecar = await fetch(`${hostUrl}/api/results/${id}/meshes/${plan.changed}.json`);
   await sidecar.arrayBuffer();
   if (sidecar.status !== 200) return `segment ${plan.changed}: ${sidecar.status}`;
-  return performance.now() - done.sent;
+  const ms = performance.now() - done.sent;
+  // Each sample as it comes, from the edit sent: answered, its version named (the HEAD), its coarsest fragments read.
+  const named = fmt(namedAt - done.sent, 0);
+  process.stderr.write(`editing: sample of version ${done.version}: answered ${fmt(done.ms, 0)} ms, named ${named} ms, coarsest ${fmt(ms, 0)} ms\n`);
+  return ms;
 }
 
 /** Chunks (64³) of the cube in which `now` differs from the generated base. */

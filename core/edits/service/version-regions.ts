@@ -5,17 +5,19 @@
  * reads any box of the version from the layer's chunks in the layer's turn (the box as the
  * volume holds it now, every later edit written back inside it), and whose label index is the
  * nearest earlier one known (an earlier version's, else the base's) with the entries of the
- * segments changed since found again, each in its own region: its earlier box and the boxes of
- * the edits that changed it (a segment an edit did not list kept every voxel). Whoever builds
+ * segments changed since found again, each in its own regions: its earlier box and the boxes
+ * of the edits that changed it, joined where they touch (a segment an edit did not list kept
+ * every voxel; segment-regions.ts). Whoever builds
  * surfaces is told which earlier version each is, with the segments changed between, so the
  * others share the earlier sets and only the changed ones are built (ahead, when someone was
  * looking at them). A version's index is held while it is among the last few asked.
  */
 import { slotOwner } from '../../events/layer-slots.ts';
-import { entryIn, replacedEntries, type IndexEntry } from '../../labels/derived-label-index.ts';
+import { replacedEntries, type IndexBox, type IndexEntry } from '../../labels/derived-label-index.ts';
+import { apartBoxes, entryInParts } from '../../labels/segment-regions.ts';
 import { findLabel, type LabelIndex } from '../../labels/label-index.ts';
 import { voxelTransform } from '../../meshes/lod-sources.ts';
-import type { LabelRegion, RegionLabels } from '../../meshes/region-labels.ts';
+import type { RegionLabels } from '../../meshes/region-labels.ts';
 import type { DerivedVersions, LoadedLayer, StoredVolume } from './layer-versions.ts';
 
 /** Indexes of versions held at once (each about 44 bytes a segment): the last ones asked. */
@@ -130,28 +132,27 @@ export class VersionRegions {
     const read = await this.#deps.inLayer(roomId, layerId, ({ edits }) => {
       const earlier = this.#earlier(versions, at, true);
       const from = earlier ? this.#found.get(earlier)! : baseIndex;
-      // Each changed segment's region: its box in `from` and the boxes of the edits that changed it.
-      const regions = new Map<number, { lo: number[]; hi: number[] }>();
-      const take = (id: number, lo: readonly number[], hi: readonly number[]) => {
-        const region = regions.get(id) ?? { lo: [Infinity, Infinity, Infinity], hi: [-1, -1, -1] };
-        for (let j = 0; j < 3; j++) [region.lo[j], region.hi[j]] = [Math.min(region.lo[j]!, lo[j]!), Math.max(region.hi[j]!, hi[j]!)];
-        regions.set(id, region);
-      };
+      // Where each changed segment can lie: its box in `from` and the boxes of the edits that changed it.
+      const boxes = new Map<number, IndexBox[]>();
       for (let k = (earlier?.version ?? 0) + 1; k <= at; k++) {
         const { segments, box } = edits.recordAt(k)!;
         for (const id of [...segments.changed, ...segments.new]) {
-          const j = findLabel(from, id);
-          const earlierBox = from.boxes.subarray(j * 6, j * 6 + 6);
-          if (j >= 0 && !regions.has(id)) take(id, Array.from(earlierBox.subarray(0, 3)), Array.from(earlierBox.subarray(3), (v) => v + 1));
-          if (box) take(id, box.from, box.to);
+          let list = boxes.get(id);
+          if (!list) {
+            boxes.set(id, (list = []));
+            const j = findLabel(from, id);
+            const was = from.boxes.subarray(j * 6, j * 6 + 6);
+            if (j >= 0) list.push({ from: Array.from(was.subarray(0, 3)), to: Array.from(was.subarray(3), (v) => v + 1) });
+          }
+          if (box) list.push(box);
         }
       }
-      const parts: [number, LabelRegion][] = [...regions].map(([id, { lo, hi }]) => [id, edits.regionAt(at, lo, hi)]);
+      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(list).map((b) => edits.regionAt(at, b.from, b.to))] as const);
       return { from, parts };
     });
     const fresh = new Map<number, IndexEntry>();
-    for (const [id, part] of read.parts) {
-      const entry = entryIn(part.data, part.shape, part.from, id);
+    for (const [id, regions] of read.parts) {
+      const entry = entryInParts(regions, id);
       if (entry) fresh.set(id, entry);
     }
     return replacedEntries(read.from, read.parts.map(([id]) => id), fresh);
