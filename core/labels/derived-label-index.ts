@@ -50,8 +50,11 @@ export interface IndexEntry {
  * volume), which holds every voxel of it; null when it holds none.
  */
 export function entryIn(part: ArrayLike<number>, shape: readonly number[], offset: readonly number[], id: number): IndexEntry | null {
-  const local = buildLabelIndex(part, shape);
-  const k = findLabel(local, id);
+  // The segment as 1 over 0: its voxels, faces and box are the same, and the pass counts one id.
+  const mask = new Uint8Array(part.length);
+  for (let i = 0; i < part.length; i++) if (part[i] === id) mask[i] = 1;
+  const local = buildLabelIndex(mask, shape, 1);
+  const k = findLabel(local, 1);
   if (k < 0) return null;
   const box = Array.from(local.boxes.subarray(k * 6, k * 6 + 6), (v, j) => v + offset[j % 3]!);
   return { count: local.counts[k]!, faces: local.faces[k]!, box };

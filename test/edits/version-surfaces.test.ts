@@ -134,5 +134,11 @@ describe('surfaces of an edited version read by region', () => {
       expect(draco.etag).toBe(`"${segment === ERASED ? first : id}.${segment}"`);
     }
     expect(await made()).toBe(1);
+
+    // An earlier version, its index found once a later edit exists (written back where it wrote): its list too.
+    const earlier = JSON.parse((await get(`/api/results/${first}/meshes/segments.json`)).bytes.toString()) as typeof list;
+    const one = await fetch(`${url}/api/rooms/${r}/layers/seg/labels?version=1`);
+    const oneSegments = segmentsOf((decodeEnvelope(new Uint8Array(await one.arrayBuffer())) as DecodedVolume).data);
+    expect(earlier.segments.map((s) => [s.id, s.voxels])).toEqual([...oneSegments].sort(([a], [b]) => a - b).map(([sid, s]) => [sid, s.voxels]));
   });
 });

@@ -19,6 +19,7 @@ import { findLabel, type LabelIndex } from '../../labels/label-index.ts';
 import { voxelTransform } from '../../meshes/lod-sources.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
 import type { DerivedVersions, LoadedLayer, StoredVolume } from './layer-versions.ts';
+import type { LayerEdits } from '../layer-edits.ts';
 
 /** Indexes of versions held at once (each about 44 bytes a segment): the last ones asked. */
 const HELD_INDEXES = 8;
@@ -39,6 +40,31 @@ interface VersionLabels extends RegionLabels {
 }
 
 const keyOf = (roomId: string, layerId: string) => JSON.stringify([roomId, layerId]);
+
+/**
+ * `boxes` cut to where segment `id` can be at version `at`: the chunks it may lie in now (the
+ * volume keeps them) and the boxes of the later edits that changed it (a voxel it held at `at`
+ * holds it still, or a later edit listing it wrote there). An earlier box spanning two far
+ * parts of a segment is cut to the chunks around each.
+ */
+function clipped(edits: LayerEdits, at: number, id: number, boxes: readonly IndexBox[]): IndexBox[] {
+  const places: IndexBox[] = edits.volume.chunksOf(id).map((key) => {
+    const box = edits.volume.chunkBox(key);
+    return { from: box.slice(0, 3), to: box.slice(3) };
+  });
+  for (let k = at + 1; k <= edits.version; k++) {
+    const { segments, box } = edits.recordAt(k)!;
+    if (box && (segments.changed.includes(id) || segments.new.includes(id))) places.push(box);
+  }
+  const out: IndexBox[] = [];
+  for (const box of boxes)
+    for (const place of places) {
+      const from = [0, 1, 2].map((k) => Math.max(box.from[k]!, place.from[k]!));
+      const to = [0, 1, 2].map((k) => Math.min(box.to[k]!, place.to[k]!));
+      if (from.every((v, k) => v < to[k]!)) out.push({ from, to });
+    }
+  return out;
+}
 
 export class VersionRegions {
   #deps: VersionRegionsDeps;
@@ -147,7 +173,7 @@ export class VersionRegions {
           if (box) list.push(box);
         }
       }
-      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(list).map((b) => edits.regionAt(at, b.from, b.to))] as const);
+      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(clipped(edits, at, id, list)).map((b) => edits.regionAt(at, b.from, b.to))] as const);
       return { from, parts };
     });
     const fresh = new Map<number, IndexEntry>();
