@@ -13,7 +13,7 @@
  *    answered, the version it made is asked its result id (`.../labels?version=V`, headers
  *    alone) and the changed segment's coarsest fragments (`{segment}.json`) are read; the time
  *    from the edit sent to them (bound 1 s);
- * 4. the data folder's growth over the edits beside the bytes of the chunks (64³) whose voxels
+ * 4. the data folder's growth over the edits beside the bytes of the chunks (32³, as the host keeps them) whose voxels
  *    differ from the base at the end (bound twice those);
  * 5. every edit undone, newest first, and the layer's bytes hashed beside version 0's.
  * The machine's load average is printed at the start and the end: on a shared machine every
@@ -37,7 +37,8 @@ const editsFor = (segments: number) => Number(process.env.EDITING_EDITS ?? Math.
 const EDITORS = 4;
 const FOLLOWERS = 24;
 const SAMPLE_EVERY = Number(process.env.EDITING_SAMPLE ?? 12);
-const CHUNK = 64;
+/** The host's chunk side (core/edits/label-volume.ts): the store's growth is weighed against the chunks that changed. */
+const CHUNK = 32;
 const ROOM = 'bench-editing';
 
 interface Made {
@@ -236,7 +237,7 @@ async function coarsestRead(hostUrl: string, room: string, done: Made, plan: Pla
   return performance.now() - done.sent;
 }
 
-/** Chunks (64³) of the cube in which `now` differs from the generated base. */
+/** Chunks (32³) of the cube in which `now` differs from the generated base. */
 function changedChunks(seg: Segmentation, now: DecodedVolume): number {
   const data = now.data as Uint32Array;
   const s = seg.size;
