@@ -46,6 +46,9 @@ interface Made {
   sent: number;
   seq?: number;
   version?: number;
+  /** Voxels the edit changed, and its op. */
+  voxels?: number;
+  op?: string;
   detail?: string;
 }
 
@@ -99,8 +102,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const text = await answer.text();
       const ms = performance.now() - sent;
       if (answer.status !== 201) return { status: answer.status, ms, sent, detail: text.slice(0, 200) };
-      const { seq, version } = JSON.parse(text) as { seq: number; version: number };
-      return { status: 201, ms, sent, seq, version };
+      const { seq, version, voxels } = JSON.parse(text) as { seq: number; version: number; voxels: number };
+      return { status: 201, ms, sent, seq, version, voxels, op: (body as { op: string }).op };
     };
 
     // 1. The large segment split alone.
@@ -135,6 +138,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     );
     const [p50, p99] = [fmt(percentile(answers, 50), 1), fmt(percentile(answers, 99), 1)];
     say(`edit answered: p50 ${p50} ms, p99 ${p99} ms (bound p99 100 ms), max ${fmt(Math.max(...answers), 1)} ms`);
+    say(`  by op: ${byOp(kept)}`);
 
     const seqs = [big, ...kept].map((m) => m.seq!);
     await allArrived(followers, seqs, 30_000);
@@ -185,6 +189,19 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   }
   say(`load average at end: ${load()}`);
   return { name: `editing a ${SIZE}³ segmentation together (${EDITORS} editors, ${FOLLOWERS} followers)`, lines };
+}
+
+/** Each op's answers (p50 / p99, how many) and the voxels its edits changed (p50 / max). */
+function byOp(kept: Made[]): string {
+  const ops = [...new Set(kept.map((m) => m.op!))].sort();
+  return ops
+    .map((op) => {
+      const mine = kept.filter((m) => m.op === op);
+      const [ms, voxels] = [mine.map((m) => m.ms), mine.map((m) => m.voxels ?? 0)];
+      const changed = `voxels p50 ${percentile(voxels, 50)}, max ${Math.max(...voxels)}`;
+      return `${op} ${fmt(percentile(ms, 50), 1)} / ${fmt(percentile(ms, 99), 1)} ms (${mine.length}; ${changed})`;
+    })
+    .join('; ');
 }
 
 /** The layer's labels at `version` (absent: the current one): the voxels, a hash of the answer's bytes, its result id and version. */
