@@ -12,7 +12,7 @@ export type DeliveryDType = (typeof DELIVERY_DTYPES)[number];
 
 /** Formats each result type can be delivered in; the first is its default. */
 export const FORMATS_BY_TYPE: Readonly<Record<ResultType, readonly string[]>> = Object.freeze({
-  mesh: ['envelope', 'glb', 'stl', 'obj', 'ply'],
+  mesh: ['envelope', 'glb', 'stl', 'obj', 'ply', 'vtk'],
   volume: ['envelope', 'npy'],
   point_cloud: ['json', 'ply'],
   image: ['json', 'png'],

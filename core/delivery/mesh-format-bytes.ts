@@ -4,8 +4,8 @@
  * held against what would be sent, not against one format's size. From a mesh's counts: binary
  * STL exactly (84 + 50 per triangle), PLY exactly but for its header, the envelope and GLB at
  * most their arrays and a little framing. OBJ is text whose length hangs on every number
- * written, so its size from counts is an estimate only (within a few percent on surfaces); its
- * writer stops once it passes the bound (formats/obj/encode-obj.ts). A segment surface not made
+ * written, so its size from counts is an estimate only (within a few percent on surfaces), and
+ * VTK's (text too) likewise; their writers stop once they pass the bound (formats/text-pieces.ts). A segment surface not made
  * yet is sized as a mesh of one vertex and two triangles per surface-nets face.
  */
 import type { MeshResult } from '../sdk/result-types.ts';
@@ -55,6 +55,9 @@ export function meshFormatBytes(format: string, counts: MeshCounts, options: Del
       const withNormals = counts.normals && options.normals !== false;
       return v * (OBJ_VERTEX_LINE + (withNormals ? OBJ_NORMAL_LINE : 0)) + t * objFaceLine(v, withNormals);
     }
+    case 'vtk':
+      // OBJ's lines without their `v ` and `f ` (`3 ` instead), the indices zero-based, and a short header.
+      return 128 + v * (OBJ_VERTEX_LINE - 2) + t * objFaceLine(v, false);
     default:
       // The envelope and GLB: the arrays themselves and their framing (meshopt only makes GLB smaller).
       return FRAMING + v * (12 + (counts.normals ? 12 : 0) + (counts.colors ? 3 : 0)) + t * 12;

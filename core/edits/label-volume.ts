@@ -13,11 +13,18 @@
  * copy (copy on write), so a view stays the version it was taken at.
  */
 
+import { SegmentPlaces } from './segment-places.ts';
+
 export type LabelDtype = 'uint8' | 'uint16' | 'uint32';
 export type LabelArray = Uint8Array | Uint16Array | Uint32Array;
 
-/** The side of a chunk: an edit writes the chunks it changed, each at most this many voxels a side. */
-export const CHUNK = 64;
+/**
+ * The side of a chunk: an edit writes the chunks it changed, each at most this many voxels a
+ * side. 32 rather than the 64 allowed: a brush of radius 8 then copies about a quarter of the
+ * bytes out of the base (memory new to the process, slow to touch), and a merge or a split scans
+ * a segment's chunks, which fit it more closely.
+ */
+export const CHUNK = 32;
 
 /** The largest id each dtype holds. */
 export const DTYPE_MAX: Record<LabelDtype, number> = { uint8: 255, uint16: 65535, uint32: 4294967295 };
@@ -39,12 +46,6 @@ export function sharedLabels(dtype: LabelDtype, length: number): LabelArray {
   return new make(new SharedArrayBuffer(length * ARRAYS[dtype].BYTES_PER_ELEMENT));
 }
 
-/** What the volume knows of one segment. */
-export interface SegmentPlace {
-  count: number;
-  chunks: Set<number>;
-}
-
 export class LabelVolume {
   readonly shape: readonly [number, number, number];
   readonly dtype: LabelDtype;
@@ -55,11 +56,9 @@ export class LabelVolume {
   #own = new Map<number, LabelArray>();
   /** Chunks a frozen view holds: copied before they are written again. */
   #frozen = new Set<number>();
-  #segments = new Map<number, SegmentPlace>();
+  #segments = new SegmentPlaces();
   /** Chunks written since {@link takeWritten} was last asked (what digests of the chunks as they are must forget). */
   #written = new Set<number>();
-  /** The largest id the volume has ever held. */
-  maxEver = 0;
 
   constructor(base: LabelArray, shape: readonly [number, number, number], dtype: LabelDtype, chunk = CHUNK) {
     if (base.length !== shape[0] * shape[1] * shape[2]) throw new Error(`labels of ${base.length} voxels do not fill the shape ${shape.join('×')}`);
@@ -72,6 +71,11 @@ export class LabelVolume {
     this.chunk = chunk;
     this.grid = [Math.ceil(shape[0] / chunk), Math.ceil(shape[1] / chunk), Math.ceil(shape[2] / chunk)];
     this.#indexSegments();
+  }
+
+  /** The largest id the volume has ever held. */
+  get maxEver(): number {
+    return this.#segments.maxEver;
   }
 
   /** The chunks an edit has written so far. */
@@ -113,27 +117,68 @@ export class LabelVolume {
     return ((z % c) * c + (y % c)) * c + (x % c);
   }
 
-  /** Sets voxel `i` (its chunk copied out of the base the first time), keeping the segment index. */
-  set(i: number, value: number): void {
+  /**
+   * Writes `after[k]` at voxel `index[k]` for every k (`index` ascending, as an edit's changes
+   * are), keeping the segment index: each chunk found (copied out of the base the first time, or
+   * copied before a chunk a frozen view holds is written) once per run of its voxels, and the
+   * segments' counts summed over the whole write.
+   */
+  write(index: ArrayLike<number>, after: ArrayLike<number>): void {
     const [, ny, nx] = this.shape;
-    const x = i % nx;
-    const y = Math.floor(i / nx) % ny;
-    const z = Math.floor(i / (nx * ny));
-    const key = this.chunkOf(z, y, x);
-    const at = this.#inChunk(z, y, x);
+    const c = this.chunk;
+    const counts = new Map<number, number>();
+    const entered = new Map<number, Set<number>>();
+    const tally = (id: number, by: number) => id !== 0 && counts.set(id, (counts.get(id) ?? 0) + by);
+    let key = -1;
+    let chunk: LabelArray | null = null;
+    // Runs of one value before (and one after) are counted once: a merge or a paint writes long runs.
+    let [runBefore, runAfter, run] = [0, 0, 0];
+    let [enteredValue, enteredKey] = [-1, -1];
+    for (let k = 0; k < index.length; k++) {
+      const i = index[k]!;
+      const value = after[k]!;
+      const x = i % nx;
+      const y = Math.floor(i / nx) % ny;
+      const z = Math.floor(i / (nx * ny));
+      const at = ((z % c) * c + (y % c)) * c + (x % c);
+      const keyHere = this.chunkOf(z, y, x);
+      if (keyHere !== key) chunk = this.#writable((key = keyHere));
+      const before = chunk![at]!;
+      if (before === value) continue;
+      chunk![at] = value;
+      if (run > 0 && (before !== runBefore || value !== runAfter)) {
+        tally(runBefore, -run);
+        tally(runAfter, run);
+        run = 0;
+      }
+      if (run === 0) [runBefore, runAfter] = [before, value];
+      run++;
+      // The chunk holds `value` now: listed among its chunks.
+      if (value !== 0 && (value !== enteredValue || key !== enteredKey)) {
+        [enteredValue, enteredKey] = [value, key];
+        const into = entered.get(value);
+        if (into) into.add(key);
+        else entered.set(value, new Set([key]));
+      }
+    }
+    if (run > 0) {
+      tally(runBefore, -run);
+      tally(runAfter, run);
+    }
+    this.#segments.counted(counts);
+    this.#segments.entered(entered);
+  }
+
+  /** Chunk `key` ready to be written: copied out of the base the first time, copied again once a frozen view holds it. */
+  #writable(key: number): LabelArray {
     let chunk = this.#own.get(key) ?? this.#copyOut(key);
-    const before = chunk[at]!;
-    if (before === value) return;
     if (this.#frozen.size > 0 && this.#frozen.delete(key)) {
       const copy = sharedLabels(this.dtype, chunk.length);
       copy.set(chunk);
       this.#own.set(key, (chunk = copy));
     }
-    chunk[at] = value;
     this.#written.add(key);
-    this.#count(before, -1, key);
-    this.#count(value, 1, key);
-    if (value > this.maxEver) this.maxEver = value;
+    return chunk;
   }
 
   /** The chunks an edit has written so far (each may or may not differ from the base now). */
@@ -194,38 +239,37 @@ export class LabelVolume {
     return chunk;
   }
 
-  #count(id: number, by: number, key: number): void {
-    if (id === 0) return;
-    let place = this.#segments.get(id);
-    if (!place) this.#segments.set(id, (place = { count: 0, chunks: new Set() }));
-    place.count += by;
-    if (by > 0) place.chunks.add(key);
-    if (place.count <= 0) this.#segments.delete(id);
-  }
-
   /** Voxels of segment `id` now (0 when absent; background is never counted). */
   count(id: number): number {
-    return this.#segments.get(id)?.count ?? 0;
+    return this.#segments.count(id);
   }
 
   /** The chunks segment `id` may lie in. */
   chunksOf(id: number): readonly number[] {
-    return [...(this.#segments.get(id)?.chunks ?? [])];
+    return this.#segments.chunksOf(id);
   }
 
-  /** Visits every voxel of the chunks `keys` as (flat index, value), each chunk read from where it is held (the base or its own copy). */
-  forEachIn(keys: Iterable<number>, visit: (i: number, value: number) => void): void {
+  /**
+   * Visits the voxels of the chunks `keys` that hold one of `ids` as (flat index, value), each
+   * chunk read from where it is held (the base or its own copy).
+   */
+  forEachOf(keys: Iterable<number>, ids: readonly number[], visit: (i: number, value: number) => void): void {
     const [, ny, nx] = this.shape;
     const c = this.chunk;
+    const one = ids.length === 1 ? ids[0]! : -1;
+    const many = new Set(ids);
     for (const key of keys) {
       const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
       const own = this.#own.get(key);
+      const width = x1 - x0;
       for (let z = z0; z < z1; z++)
         for (let y = y0; y < y1; y++) {
-          const row = (z * ny + y) * nx;
-          // Where the row's first voxel is in what holds it: the chunk's own copy, else the base.
-          const [from, held] = own ? [((z - z0) * c + (y - y0)) * c, own] : [row + x0, this.#base];
-          for (let x = 0; x < x1 - x0; x++) visit(row + x0 + x, held[from + x]!);
+          const row = (z * ny + y) * nx + x0;
+          const [from, held] = own ? [((z - z0) * c + (y - y0)) * c, own] : [row, this.#base];
+          for (let x = 0; x < width; x++) {
+            const value = held[from + x]!;
+            if (one >= 0 ? value === one : many.has(value)) visit(row + x, value);
+          }
         }
     }
   }
@@ -275,13 +319,7 @@ export class LabelVolume {
           const id = base[row + x]!;
           let end = x + 1;
           while (end < nx && base[row + end] === id && end % c !== 0) end++;
-          if (id !== 0) {
-            let place = this.#segments.get(id);
-            if (!place) this.#segments.set(id, (place = { count: 0, chunks: new Set() }));
-            place.count += end - x;
-            place.chunks.add(this.chunkOf(z, y, x));
-            if (id > this.maxEver) this.maxEver = id;
-          }
+          if (id !== 0) this.#segments.add(id, end - x, this.chunkOf(z, y, x));
           x = end;
         }
       }

@@ -113,7 +113,7 @@ export class LayerEdits {
   apply(planned: PlannedEdit, record: EditRecord): void {
     if (record.version !== this.version + 1) throw new Error(`edit ${record.seq} is version ${record.version}, the layer is at ${this.version}`);
     const { changes } = planned;
-    for (let k = 0; k < changes.index.length; k++) this.volume.set(changes.index[k]!, changes.after[k]!);
+    this.volume.write(changes.index, changes.after);
     for (const t of changes.tables) {
       if (t.after === null) this.tables[t.table].delete(t.id);
       else this.tables[t.table].set(t.id, t.after);

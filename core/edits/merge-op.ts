@@ -19,11 +19,8 @@ export function mergeOp(volume: LabelVolume, edit: MergeEdit): OpOutcome {
     if (volume.count(id) === 0) throw invalid(`segments[${i}]`, `segment ${id} is not present in the layer`);
   });
   const [into, ...others] = edit.segments;
-  const from = new Set(others);
   const chunks = new Set(others.flatMap((id) => volume.chunksOf(id)));
   const list = new ChangeList();
-  volume.forEachIn([...chunks].sort((a, b) => a - b), (i, value) => {
-    if (from.has(value)) list.add(i, value, into!);
-  });
+  volume.forEachOf([...chunks].sort((a, b) => a - b), others, (i, value) => list.add(i, value, into!));
   return { changes: list.done(volume.shape), segments: { changed: [...edit.segments], new: [] } };
 }

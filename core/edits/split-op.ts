@@ -25,8 +25,7 @@ export const DENSE_VOXELS = 2 ** 25;
 function boxOf(volume: LabelVolume, a: number): [number, number, number, number, number, number] {
   const [, ny, nx] = volume.shape;
   const box = [Infinity, Infinity, Infinity, 0, 0, 0] as [number, number, number, number, number, number];
-  volume.forEachIn(volume.chunksOf(a), (i, value) => {
-    if (value !== a) return;
+  volume.forEachOf(volume.chunksOf(a), [a], (i) => {
     const [z, y, x] = [Math.floor(i / (nx * ny)), Math.floor(i / nx) % ny, i % nx];
     if (z < box[0]) box[0] = z;
     if (y < box[1]) box[1] = y;
@@ -68,8 +67,7 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
   const [bz, by, bx] = [z1 - z0, y1 - y0, x1 - x0];
   // 1: a voxel of `a` not claimed yet; 2 + g: claimed by group g; 0: anything else.
   const state = new Uint8Array(bz * by * bx);
-  volume.forEachIn(volume.chunksOf(a), (i, value) => {
-    if (value !== a) return;
+  volume.forEachOf(volume.chunksOf(a), [a], (i) => {
     const [z, y, x] = [Math.floor(i / (nx * ny)), Math.floor(i / nx) % ny, i % nx];
     state[((z - z0) * by + (y - y0)) * bx + (x - x0)] = 1;
   });

@@ -1,9 +1,9 @@
 /**
  * @module neuroglancer-geometry
  * The mesh and point layers of a room's Neuroglancer state. A mesh layer is a single-mesh
- * layer reading the layer's own data URL as OBJ without normals (`obj://<absolute
- * URL>?format=obj&normals=false`: plain faces, the only ones Neuroglancer reads; a segment's
- * surface included), in the room's frame (neuroglancer-frame.ts) and in the colour the page
+ * layer reading the layer's own data URL as legacy ASCII VTK (`<absolute URL>?format=vtk|vtk:`:
+ * points and triangles, what Neuroglancer's VTK reader takes; a segment's surface included),
+ * in the room's frame (neuroglancer-frame.ts) and in the colour the page
  * gives it (a segment's surface its label's, else the page's mesh colour) at the layer's
  * opacity; a point layer is an annotation layer of points written into the state
  * (Neuroglancer's `local://annotations`), read from the layer's result, at most
@@ -37,14 +37,16 @@ function meshColour(layer: SceneLayer): number[] {
 /** The single-mesh layer of mesh layer `layer` (computed: it has a result), its URLs under `baseUrl`, in the room's `frame`. */
 export function meshLayer(layer: SceneLayer, baseUrl: string, frame: FrameDimensions): Record<string, unknown> {
   const url = new URL(layer.result!.data_url, `${baseUrl}/`);
-  url.searchParams.set('format', 'obj');
-  // Neuroglancer's OBJ reader takes only plain `f a b c` faces: the normals (`a//a`) stay out.
-  url.searchParams.set('normals', 'false');
+  // VTK, not OBJ: Neuroglancer 2.41.2's OBJ reader fails on every file in its worker (a
+  // ReferenceError as it trims its arrays), while its VTK reader reads the same mesh.
+  url.searchParams.set('format', 'vtk');
   return {
     type: 'mesh',
     name: layer.id,
-    // Neuroglancer reads an OBJ's numbers as nanometres: they are the room's units.
-    source: sourceInFrame(`obj://${url.href}`, frame),
+    // Neuroglancer reads a mesh file's numbers as nanometres: they are the room's units. The URL
+    // comes first and the format after a `|`: that form reads the URL with its query, where the
+    // older `vtk://<URL>` takes the query for the reader's own settings and refuses it.
+    source: sourceInFrame(`${url.href}|vtk:`, frame),
     visible: layer.visible ?? true,
     shader: meshShader(meshColour(layer), layer.opacity ?? 1),
   };

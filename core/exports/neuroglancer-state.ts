@@ -1,9 +1,10 @@
 /**
  * @module neuroglancer-state
  * A room's scene as a Neuroglancer viewer state, so a stock Neuroglancer opens the room: each
- * image layer with a volume result is an `image` layer reading the host's OME-Zarr store of
- * that result (`zarr://<absolute URL>`), drawn through its window (the `normalized` control's
- * range), colour map, gamma and opacity; each labels layer a `segmentation` layer with its
+ * image layer with a volume result is an `image` layer reading the host's OME-Zarr v0.5 store
+ * of that result (`zarr3://<absolute URL>/api/results/{result_id}.ome.zarr/`: Zarr v3, sharded),
+ * drawn through its window (the `normalized` control's range), colour map, gamma and opacity;
+ * each labels layer a `segmentation` layer (reading its result's v0.5 store too) with its
  * segment colours (the result's own `label_colors`, each overridden by the layer's
  * `labels.colors`) and selection; each kind of the room's annotations an `annotation` layer
  * reading the host's precomputed annotations; mesh and point layers as neuroglancer-geometry.ts
@@ -155,7 +156,8 @@ function layerState(
   if (layer.kind === 'mesh' && layer.result.type === 'mesh') return meshLayer(layer, baseUrl, frame);
   if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!, frame) : null;
   if (layer.result.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) return null;
-  return volumeLayer(layer, `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`, baseUrl, segmentColors, frame, lodMeshes);
+  // The v0.5 store (Zarr v3): a shard's index and then only the inner chunks a view needs are read.
+  return volumeLayer(layer, `zarr3://${baseUrl}/api/results/${layer.result.result_id}.ome.zarr/`, baseUrl, segmentColors, frame, lodMeshes);
 }
 
 /** An image or labels layer reading the OME-Zarr store `source`; a labels layer's surfaces are its result's levels of detail, once it has them. */

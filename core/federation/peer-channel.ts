@@ -23,6 +23,12 @@ interface Serving {
 
 const SOCKET_HIGH_WATER = 16 * 1024 * 1024;
 
+/** A channel's heartbeat: a ping every `intervalMs`; a peer silent past `deadMs` is dropped (the wire's own figures unless told). */
+export interface Heartbeats {
+  intervalMs: number;
+  deadMs: number;
+}
+
 export class PeerChannel {
   readonly peerId: string;
   #ws: WebSocket;
@@ -41,8 +47,12 @@ export class PeerChannel {
   /** The request the binary frames sent now answer, as last announced to the peer. */
   #bytesOut: number | null = null;
 
-  constructor(ws: WebSocket, options: { peerId: string; handler: RequestHandler; onControl: (message: WireMessage) => void }) {
+  /** How often a peer is pinged, and how long its silence may last before it is dropped. */
+  #beats: Heartbeats;
+
+  constructor(ws: WebSocket, options: { peerId: string; handler: RequestHandler; onControl: (message: WireMessage) => void; heartbeats?: Heartbeats }) {
     this.#ws = ws;
+    this.#beats = options.heartbeats ?? { intervalMs: HEARTBEAT_INTERVAL_MS, deadMs: HEARTBEAT_DEAD_MS };
     this.peerId = options.peerId;
     this.#handler = options.handler;
     this.#onControl = options.onControl;
@@ -63,7 +73,7 @@ export class PeerChannel {
     ws.on('pong', () => (this.#lastSeen = Date.now()));
     ws.on('close', (code, reason) => this.#shutdown(code, reason.toString()));
     ws.on('error', () => {});
-    this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_INTERVAL_MS);
+    this.#heartbeat = setInterval(() => this.#beat(), this.#beats.intervalMs);
     this.#heartbeat.unref();
   }
 
@@ -75,10 +85,10 @@ export class PeerChannel {
    */
   #beat(): void {
     const now = Date.now();
-    const late = now - this.#lastBeat - HEARTBEAT_INTERVAL_MS;
+    const late = now - this.#lastBeat - this.#beats.intervalMs;
     this.#lastBeat = now;
     if (late > 0) this.#lastSeen = Math.min(now, this.#lastSeen + late);
-    if (now - this.#lastSeen > HEARTBEAT_DEAD_MS) {
+    if (now - this.#lastSeen > this.#beats.deadMs) {
       this.#ws.terminate();
       this.#shutdown(1006, 'no heartbeat');
       return;

@@ -5,7 +5,8 @@
  * write to each socket), beside the same pieces through a bare relay (a plain ws server, no host:
  * the physical bound), the bound being the host's p99 at most twice the relay's; a 4 MiB
  * screenshot from the executor to the model's next request, beside the provider's client sending
- * the same picture alone (the host's p50 at most 1.5 times the client's); and `/healthz` while 32
+ * the same picture alone (the host's p50 at most 1.5 times the client's) and beside a bare ws
+ * server taking the frame off a socket and sending it by the same client; and `/healthz` while 32
  * rooms talk at once, beside `/healthz` on the same host at rest. Each comparison's two sides take
  * turns (the order swapped every turn), so a machine whose load moves moves both. The sockets that
  * receive and the executor run in a worker thread (agent-receivers.mjs), so their work is not on
@@ -153,7 +154,10 @@ interface ShotTimes {
 /**
  * A 4 MiB screenshot from the executor's frame to the model's request carrying it, whole, beside
  * the bound under it: the same picture sent by the provider's official client alone, from the
- * call to the same server having the whole body. The two take turns, the order swapped every time.
+ * call to the same server having the whole body; and beside the physical bound of a host, which
+ * must first take the frame off the headset's socket: a bare ws server (plain-picture-relay.mjs)
+ * taking the same frame from the same socket thread and sending its picture by the same client.
+ * The three take turns, each going first in turn.
  */
 async function screenshots(receivers: Receivers, host: RunningHost, model: ScriptedModel) {
   const times: { arrived: number; ended: number }[] = [];
@@ -165,7 +169,13 @@ async function screenshots(receivers: Receivers, host: RunningHost, model: Scrip
   });
   await receivers.join('shot', agentUrl(host.url, room('agent-shot')), 'shot', 1);
   const client = await pictureClient(model.url);
-  const shots: Record<'host' | 'alone', ShotTimes> = { host: { toRequest: [], whole: [] }, alone: { toRequest: [], whole: [] } };
+  const relay = await startScriptServer(`import(${JSON.stringify(new URL('plain-picture-relay.mjs', import.meta.url).href)})`, [model.url]);
+  await receivers.join('shot-relay', relay.url, 'shot', 1);
+  const shots: Record<'host' | 'alone' | 'relay', ShotTimes> = {
+    host: { toRequest: [], whole: [] },
+    alone: { toRequest: [], whole: [] },
+    relay: { toRequest: [], whole: [] },
+  };
   const took = (side: ShotTimes, from: number) => {
     const at = times.at(-1)!;
     side.toRequest.push(performance.timeOrigin + at.arrived - from);
@@ -180,13 +190,16 @@ async function screenshots(receivers: Receivers, host: RunningHost, model: Scrip
     took(shots.host, sent!);
   };
   const alone = async () => took(shots.alone, await client.send());
+  const viaRelay = async (i: number) => took(shots.relay, (await receivers.turn('shot-relay', i))[0]!);
   try {
     for (let i = 0; i < TURNS; i++) {
-      const sides = [() => viaHost(i), alone];
-      for (const side of i % 2 ? sides.reverse() : sides) await side();
+      const sides = [() => viaHost(i), alone, () => viaRelay(i)];
+      // Each side goes first, second and third in turn.
+      for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
     }
   } finally {
     client.stop();
+    relay.stop();
   }
   return { ...shots, hostCpu };
 }
@@ -257,6 +270,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       `  the provider's client alone, in a process of its own, the same picture to the same server: ${figures(shots.alone.whole)}; ` +
         `until the request's first bytes: ${figures(shots.alone.toRequest)}`,
       `  the host's p50 over the client's alone: ${ratio(shots.host.whole, shots.alone.whole, 0.5)}× (bound: 1.5×)`,
+      `  the physical bound: a bare ws server (a process of its own) taking the same frame from the same socket thread and sending ` +
+        `its picture by the same client: ${figures(shots.relay.whole)}; until the request's first bytes: ${figures(shots.relay.toRequest)}`,
+      `  the host's p50 over the bare ws server's: ${ratio(shots.host.whole, shots.relay.whole, 0.5)}×; ` +
+        `the bare ws server's over the client's alone: ${ratio(shots.relay.whole, shots.alone.whole, 0.5)}×`,
       `/healthz while 32 rooms talk: ${figures(busy)} (bound: 250 ms)`,
       `baseline, /healthz on the same host at rest: ${figures(rest)}`,
     ],

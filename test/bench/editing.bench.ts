@@ -13,7 +13,7 @@
  *    answered, the version it made is asked its result id (a HEAD of `.../labels?version=V`,
  *    which makes no voxels) and the changed segment's coarsest fragments (`{segment}.json`) are read; the time
  *    from the edit sent to them (bound 1 s);
- * 4. the data folder's growth over the edits beside the bytes of the chunks (64³) whose voxels
+ * 4. the data folder's growth over the edits beside the bytes of the chunks (32³, as the host keeps them) whose voxels
  *    differ from the base at the end (bound twice those);
  * 5. every edit undone, newest first, and the layer's bytes hashed beside version 0's.
  * The machine's load average is printed at the start and the end: on a shared machine every
@@ -37,7 +37,8 @@ const editsFor = (segments: number) => Number(process.env.EDITING_EDITS ?? Math.
 const EDITORS = 4;
 const FOLLOWERS = 24;
 const SAMPLE_EVERY = Number(process.env.EDITING_SAMPLE ?? 12);
-const CHUNK = 64;
+/** The host's chunk side (core/edits/label-volume.ts): the store's growth is weighed against the chunks that changed. */
+const CHUNK = 32;
 const ROOM = 'bench-editing';
 
 interface Made {
@@ -46,6 +47,9 @@ interface Made {
   sent: number;
   seq?: number;
   version?: number;
+  /** Voxels the edit changed, and its op. */
+  voxels?: number;
+  op?: string;
   detail?: string;
 }
 
@@ -99,8 +103,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const text = await answer.text();
       const ms = performance.now() - sent;
       if (answer.status !== 201) return { status: answer.status, ms, sent, detail: text.slice(0, 200) };
-      const { seq, version } = JSON.parse(text) as { seq: number; version: number };
-      return { status: 201, ms, sent, seq, version };
+      const { seq, version, voxels } = JSON.parse(text) as { seq: number; version: number; voxels: number };
+      return { status: 201, ms, sent, seq, version, voxels, op: (body as { op: string }).op };
     };
 
     // 1. The large segment split alone.
@@ -135,6 +139,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     );
     const [p50, p99] = [fmt(percentile(answers, 50), 1), fmt(percentile(answers, 99), 1)];
     say(`edit answered: p50 ${p50} ms, p99 ${p99} ms (bound p99 100 ms), max ${fmt(Math.max(...answers), 1)} ms`);
+    say(`  by op: ${byOp(kept)}`);
 
     const seqs = [big, ...kept].map((m) => m.seq!);
     await allArrived(followers, seqs, 30_000);
@@ -187,6 +192,19 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   return { name: `editing a ${SIZE}³ segmentation together (${EDITORS} editors, ${FOLLOWERS} followers)`, lines };
 }
 
+/** Each op's answers (p50 / p99, how many) and the voxels its edits changed (p50 / max). */
+function byOp(kept: Made[]): string {
+  const ops = [...new Set(kept.map((m) => m.op!))].sort();
+  return ops
+    .map((op) => {
+      const mine = kept.filter((m) => m.op === op);
+      const [ms, voxels] = [mine.map((m) => m.ms), mine.map((m) => m.voxels ?? 0)];
+      const changed = `voxels p50 ${percentile(voxels, 50)}, max ${Math.max(...voxels)}`;
+      return `${op} ${fmt(percentile(ms, 50), 1)} / ${fmt(percentile(ms, 99), 1)} ms (${mine.length}; ${changed})`;
+    })
+    .join('; ');
+}
+
 /** The layer's labels at `version` (absent: the current one): the voxels, a hash of the answer's bytes, its result id and version. */
 async function labelsOf(room: string, version?: number): Promise<{ volume: DecodedVolume; hash: string; resultId: string; version: number }> {
   const answer = await fetch(`${room}/layers/seg/labels${version === undefined ? '' : `?version=${version}`}`);
@@ -224,7 +242,7 @@ async function coarsestRead(hostUrl: string, room: string, done: Made, plan: Pla
   return ms;
 }
 
-/** Chunks (64³) of the cube in which `now` differs from the generated base. */
+/** Chunks (32³) of the cube in which `now` differs from the generated base. */
 function changedChunks(seg: Segmentation, now: DecodedVolume): number {
   const data = now.data as Uint32Array;
   const s = seg.size;

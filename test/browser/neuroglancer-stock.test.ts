@@ -2,8 +2,9 @@
  * A stock Neuroglancer (the npm package, unmodified, bundled by build/tools/neuroglancer/neuroglancer-bundle.ts)
  * on a page of another origin opens a room by the URL of its Neuroglancer state alone
  * (`#!http://host/api/rooms/<room>/neuroglancer`): the room's 32³ volume, read from the host's
- * OME-Zarr store, is drawn in the cross-sections with its segmentation (a published labels
- * volume in the same frame) as a segmentation layer in the page's segment colours, one segment's
+ * OME-Zarr v0.5 store (Zarr v3 with sharding: its `zarr.json` documents and shards, nothing of
+ * the v0.4 store), is drawn in the cross-sections with its segmentation (a published labels
+ * volume in the same frame, read from its v0.5 store too) as a segmentation layer in the page's segment colours, one segment's
  * surface (a mesh layer made from the segmentation, read as OBJ) in the 3-D view in its label's
  * colour, and its point mark, read from the host's precomputed annotations, is drawn in the
  * mark's colour where the point is: Neuroglancer's own pointer readout over the drawn mark names
@@ -254,6 +255,13 @@ describe('a stock Neuroglancer', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // Every path the page asks of the host's result stores, with the method and the byte range it asks for.
+    const storeReads: { path: string; method: string; range: string | undefined }[] = [];
+    page.on('request', (request) => {
+      const { origin, pathname } = new URL(request.url());
+      if (origin !== host.url || !pathname.startsWith('/api/results/')) return;
+      storeReads.push({ path: pathname, method: request.method(), range: request.headers().range });
+    });
     // The state by its URL alone: Neuroglancer fetches it, then the stores it names.
     await page.goto(`${neuroglancer.url}#!${host.url}/api/rooms/${room}/neuroglancer`);
     const panels = await readyPanels(page, 4, errors);
@@ -268,6 +276,24 @@ describe('a stock Neuroglancer', () => {
     // each cross-section shows follows the axis order of whichever source answers first (the
     // marks name x, y, z; the store z, y, x), so every one is looked at.
     expect(panels.map((panel) => panel.kind).sort()).toEqual(['PerspectivePanel', 'SliceViewPanel', 'SliceViewPanel', 'SliceViewPanel']);
+    // The volume and the segmentation are read from their v0.5 stores: each store's root and
+    // level `zarr.json`, then byte ranges of its shards (`L/c/z/y/x`: a HEAD for the shard's
+    // size, then its index at the end, then inner chunks); the v0.4 stores (`<id>.zarr/`) are
+    // never asked.
+    const scene = await api<RoomScene>('GET', `/api/rooms/${room}/scene`);
+    const [scanId, segmentsId] = [0, 1].map((i) => scene.layers[i]!.result!.result_id!);
+    console.log(`the page read of the result stores: ${JSON.stringify(storeReads)}`);
+    for (const id of [scanId, segmentsId]) {
+      const store = `/api/results/${id}.ome.zarr/`;
+      const paths = storeReads.filter((read) => read.path.startsWith(store)).map((read) => read.path.slice(store.length));
+      expect(paths, `${id}'s v0.5 store`).toContain('zarr.json');
+      expect(paths, `${id}'s v0.5 store`).toContain('0/zarr.json');
+      const isShard = (path: string) => path.startsWith(store) && /^\d+\/c(\/\d+){3}$/.test(path.slice(store.length));
+      const shards = storeReads.filter((read) => isShard(read.path) && read.method !== 'HEAD');
+      expect(shards.length, `${id}'s shard reads`).toBeGreaterThan(1);
+      for (const shard of shards) expect(shard.range, `${shard.path} read by range`).toMatch(/^bytes=\d+-\d+$/);
+      expect(storeReads.filter((read) => read.path.startsWith(`/api/results/${id}.zarr`)), `${id}'s v0.4 store`).toEqual([]);
+    }
     const file = await shot(page, 'neuroglancer-stock');
     const png = PNG.sync.read(await readFile(file));
     const sections = panels.filter((panel) => panel.kind === 'SliceViewPanel').map((panel) => pixelsIn(png, panel));

@@ -262,6 +262,7 @@ describe('the format table', () => {
       'mesh/stl': ['model/stl', 'stl'],
       'mesh/obj': ['model/obj', 'obj'],
       'mesh/ply': ['application/octet-stream', 'ply'],
+      'mesh/vtk': ['application/octet-stream', 'vtk'],
       'volume/npy': ['application/octet-stream', 'npy'],
       'point_cloud/ply': ['application/octet-stream', 'ply'],
       'image/png': ['image/png', 'png'],

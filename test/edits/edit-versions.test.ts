@@ -114,8 +114,8 @@ describe('versions of an edited labels layer', () => {
     expect(listed.provenance).toMatchObject({ base_result: baseId, edits: [merged.seq, painted.seq] });
     // Neuroglancer reads the layer at its current version.
     const state = JSON.stringify((await json(`/api/rooms/${r}/neuroglancer`)).body);
-    expect(state).toContain(`/api/results/${layer.result!.result_id}.zarr/`);
-    expect(state).not.toContain(`/api/results/${baseId}.zarr/`);
+    expect(state).toContain(`/api/results/${layer.result!.result_id}.ome.zarr/`);
+    expect(state).not.toContain(`/api/results/${baseId}.`);
   });
 
   it("replays the layer's versions in order: set to a moment, a room shows the version the other room showed then", async () => {

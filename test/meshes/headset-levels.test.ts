@@ -74,8 +74,8 @@ describe('a Godot headset and levels of detail', () => {
     type State = { layers: { source: [string, { url: string }]; segments: string[] }[] };
     const state = (await host.inject({ url: '/api/rooms/levels/neuroglancer' })).json() as State;
     const [volume, surfaces] = state.layers[0]!.source;
-    expect(volume).toMatch(new RegExp(`^zarr://.*/api/results/${id}\\.zarr/$`));
-    expect(surfaces.url).toBe(`${volume.replace('zarr://', 'precomputed://').replace(/\.zarr\/$/, '')}/meshes`);
+    expect(volume).toMatch(new RegExp(`^zarr3://.*/api/results/${id}\\.ome\\.zarr/$`));
+    expect(surfaces.url).toBe(`${volume.replace('zarr3://', 'precomputed://').replace(/\.ome\.zarr\/$/, '')}/meshes`);
     expect(state.layers[0]!.segments).toEqual(expect.arrayContaining(['1', '2']));
 
     // A mesh result over --mesh-lod-triangles: its one surface, segment 1.

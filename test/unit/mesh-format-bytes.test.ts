@@ -1,8 +1,9 @@
 /**
  * @module mesh-format-bytes.test
  * A mesh's size in each delivery format from its counts, against the writers themselves: STL
- * exact, PLY, GLB and the envelope never under what is written, OBJ within a fifth either way
- * (its writer holds the bound itself), for meshes with and without normals and colours.
+ * exact, PLY, GLB and the envelope never under what is written, OBJ and VTK within a fifth
+ * either way (their writers hold the bound themselves), for meshes with and without normals and
+ * colours.
  */
 import { describe, expect, it } from 'vitest';
 import { countsOf, meshFormatBytes } from '../../core/delivery/mesh-format-bytes.ts';
@@ -12,6 +13,7 @@ import { encodeObj } from '../../core/formats/obj/encode-obj.ts';
 import { OutputTooLarge } from '../../core/formats/format-error.ts';
 import { encodeMeshPly } from '../../core/formats/ply/encode-mesh-ply.ts';
 import { encodeStl } from '../../core/formats/stl/encode-stl.ts';
+import { encodeVtk } from '../../core/formats/vtk/encode-vtk.ts';
 import type { MeshResult } from '../../core/sdk/result-types.ts';
 
 /** A grid of `n`² vertices, two triangles per cell, with normals and colours when asked. */
@@ -49,6 +51,9 @@ describe('a mesh size by format', () => {
         expect(told / written).toBeGreaterThan(0.8);
         expect(told / written).toBeLessThan(1.2);
       }
+      const vtk = meshFormatBytes('vtk', counts, {}) / encodeVtk(mesh).length;
+      expect(vtk).toBeGreaterThan(0.8);
+      expect(vtk).toBeLessThan(1.2);
     });
   }
 
@@ -57,5 +62,12 @@ describe('a mesh size by format', () => {
     const whole = encodeObj(mesh).length;
     expect(() => encodeObj(mesh, { maxBytes: whole - 1 })).toThrow(OutputTooLarge);
     expect(encodeObj(mesh, { maxBytes: whole }).length).toBe(whole);
+  });
+
+  it('VTK stops once it passes the bound it is given', () => {
+    const mesh = grid(200, false);
+    const whole = encodeVtk(mesh).length;
+    expect(() => encodeVtk(mesh, { maxBytes: whole - 1 })).toThrow(OutputTooLarge);
+    expect(encodeVtk(mesh, { maxBytes: whole }).length).toBe(whole);
   });
 });

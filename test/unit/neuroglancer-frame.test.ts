@@ -56,7 +56,7 @@ describe("the room's frame in a Neuroglancer state", () => {
     const state = neuroglancerState('plant', scene, new Set(['point']), 'http://host', new Map(), new Map([['seeds', [[1, 2, 3]]]]), 'micrometer', place);
     const [surface, seeds, marks] = state.layers as Record<string, unknown>[];
     expect(surface!.source).toEqual({
-      url: 'obj://http://host/api/rooms/plant/layers/mesh/data?format=obj&normals=false',
+      url: 'http://host/api/rooms/plant/layers/mesh/data?format=vtk|vtk:',
       transform: { inputDimensions: um, outputDimensions: um },
     });
     // Segment 3's categorical colour (#e84ed5) at the layer's opacity.

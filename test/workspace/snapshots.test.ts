@@ -181,20 +181,20 @@ describe('the Neuroglancer state', () => {
     const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[]; layout: string };
     const host = new URL(server.url).host;
     expect(state.layers.map((l) => [l.type, l.name])).toEqual([['image', 'scan'], ['segmentation', 'mask'], ['mesh', 'mesh'], ['annotation', 'dots']]);
-    // The mesh as a single mesh Neuroglancer reads: the layer's own data URL as OBJ, which answers,
+    // The mesh as a single mesh Neuroglancer reads: the layer's own data URL as VTK, which answers,
     // its numbers read in the room's units (unitless here: the ramp names none), in the page's mesh colour at its opacity.
     const { url: meshSource, transform } = state.layers[2]!.source as { url: string; transform: unknown };
-    expect(meshSource).toBe(`obj://http://${host}${s.layers[2]!.result!.data_url}?format=obj&normals=false`);
+    expect(meshSource).toBe(`http://${host}${s.layers[2]!.result!.data_url}?format=vtk|vtk:`);
     const unitless = { x: [1, ''], y: [1, ''], z: [1, ''] };
     expect(transform).toEqual({ inputDimensions: unitless, outputDimensions: unitless });
     expect(state.layers[2]).toMatchObject({ visible: true, shader: 'void main() {\n  emitRGBA(vec4(0.373, 0.624, 0.839, 0.500));\n}\n' });
-    const obj = await fetch(meshSource.slice('obj://'.length));
-    expect(obj.status).toBe(200);
-    const text = await obj.text();
-    expect(text).toMatch(/^v /m);
-    // Plain faces, the only ones Neuroglancer's OBJ reader takes.
-    expect(text).toMatch(/^f \d+ \d+ \d+$/m);
-    expect(text).not.toMatch(/\/\//);
+    const vtk = await fetch(meshSource.slice(0, -'|vtk:'.length));
+    expect(vtk.status).toBe(200);
+    const text = await vtk.text();
+    // ASCII polydata of points and triangles, the only kind Neuroglancer's VTK reader takes.
+    expect(text).toMatch(/^# vtk DataFile Version 3\.0\n.*\nASCII\nDATASET POLYDATA\nPOINTS \d+ float\n/);
+    expect(text).toMatch(/^POLYGONS (\d+) \d+$/m);
+    expect(text).toMatch(/^3 \d+ \d+ \d+$/m);
     // The points, written into the state as point annotations.
     const dots = state.layers[3] as { source: string; annotations: { type: string; id: string; point: number[] }[] };
     expect(dots.source).toBe('local://annotations');
@@ -206,7 +206,7 @@ describe('the Neuroglancer state', () => {
     });
     const [scan, mask] = state.layers as [Record<string, unknown>, Record<string, unknown>];
     expect(scan).toMatchObject({
-      source: `zarr://http://${host}/api/results/${s.layers[0]!.result!.result_id}.zarr/`,
+      source: `zarr3://http://${host}/api/results/${s.layers[0]!.result!.result_id}.ome.zarr/`,
       opacity: 0.8,
       visible: true,
       shaderControls: { normalized: { range: [1, 30] } },
@@ -214,7 +214,7 @@ describe('the Neuroglancer state', () => {
     expect(scan.shader).toMatch(/#uicontrol invlerp normalized/);
     expect(scan.shader).toMatch(/pow\(clamp\(normalized\(\), 0\.0, 1\.0\), 0\.5\)/);
     expect(mask).toMatchObject({
-      source: `zarr://http://${host}/api/results/${s.layers[1]!.result!.result_id}.zarr/`,
+      source: `zarr3://http://${host}/api/results/${s.layers[1]!.result!.result_id}.ome.zarr/`,
       visible: false,
       segments: ['3'],
       segmentColors: { '3': '#ff8800' },
@@ -223,7 +223,7 @@ describe('the Neuroglancer state', () => {
     });
     expect(state.layout).toBe('4panel');
     // The store it names answers.
-    expect((await fetch(`${server.url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/results/${s.layers[0]!.result!.result_id}.ome.zarr/zarr.json`)).status).toBe(200);
   });
 
   it('gives a labels layer the page’s segment colours: its result’s own, else each id’s categorical one, each overridden by the layer’s', async () => {

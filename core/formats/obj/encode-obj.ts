@@ -4,38 +4,19 @@
  * one-based `f` lines (`a//a` with normals). Without its normals (`normals: false`) faces are
  * plain `f a b c` lines, with `s 1` when the mesh had normals so a reader shades it smooth from
  * its own: Neuroglancer's OBJ reader takes no other face line and would read no face at all.
- * Coordinates are written with float32 precision (9 significant digits round-trip a float32
- * exactly). Its length is known only as it is written: given `maxBytes`, it stops once the text
- * passes it (OutputTooLarge), holding no more than that.
+ * Numbers and the `maxBytes` bound as text-pieces.ts writes them.
  */
 import type { MeshResult } from '../../sdk/result-types.ts';
-import { OutputTooLarge } from '../format-error.ts';
-
-/** Lines are gathered in pieces of about this many characters, so no single string grows huge. */
-const PIECE = 1 << 20;
-
-function number(x: number): string {
-  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(9)));
-}
+import { TextPieces, textNumber as number } from '../text-pieces.ts';
 
 /**
  * The OBJ bytes (UTF-8) of `mesh`, its normals left out with `normals: false`.
  * @throws OutputTooLarge once the text passes `maxBytes`.
  */
 export function encodeObj(mesh: MeshResult, { normals = true, maxBytes = Infinity }: { normals?: boolean; maxBytes?: number } = {}): Uint8Array {
-  const pieces: Buffer[] = [];
-  let written = 0;
-  let text = '# vitrine\n';
-  const push = (line: string) => {
-    text += line;
-    if (text.length >= PIECE) {
-      // The text is ASCII: its length is its bytes.
-      written += text.length;
-      if (written > maxBytes) throw new OutputTooLarge(written);
-      pieces.push(Buffer.from(text, 'utf8'));
-      text = '';
-    }
-  };
+  const text = new TextPieces(maxBytes);
+  text.push('# vitrine\n');
+  const push = (line: string) => text.push(line);
   const { vertices: v, normals: n, indices } = mesh;
   for (let i = 0; i < v.length; i += 3) push(`v ${number(v[i]!)} ${number(v[i + 1]!)} ${number(v[i + 2]!)}\n`);
   const withNormals = n !== undefined && normals;
@@ -46,8 +27,5 @@ export function encodeObj(mesh: MeshResult, { normals = true, maxBytes = Infinit
     return withNormals ? `${one}//${one}` : String(one);
   };
   for (let t = 0; t + 2 < indices.length; t += 3) push(`f ${corner(t)} ${corner(t + 1)} ${corner(t + 2)}\n`);
-  if (written + text.length > maxBytes) throw new OutputTooLarge(written + text.length);
-  pieces.push(Buffer.from(text, 'utf8'));
-  const out = Buffer.concat(pieces);
-  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  return text.bytes();
 }

@@ -28,13 +28,14 @@ export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: Neur
       schema: {
         summary: 'A room’s scene as a Neuroglancer viewer state',
         description:
-          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`; a remote image published whole, ' +
+          'Image and labels layers read the host’s OME-Zarr v0.5 stores (`zarr3://<absolute URL>/api/results/{result_id}.ome.zarr/`, Zarr v3 with sharding; ' +
+          'a remote image published whole, ' +
           'its own store read in place through the host at every level, `zarr://<absolute URL>/api/specimens/{id}/zarr/`) with their window, colour map, ' +
           'opacity, ' +
           'visibility and segment colours (the page’s: the result’s `label_colors` or each id’s categorical colour, ' +
           'overridden per id by the layer’s `labels.colors`); ' +
           'each kind of the room’s annotations is an annotation layer (`precomputed://...`); a mesh layer is a single mesh ' +
-          '(`obj://<its data URL>?format=obj&normals=false`) in the page’s colour, or past `--mesh-lod-triangles` a segmentation layer of its ' +
+          '(`<its data URL>?format=vtk|vtk:`, legacy ASCII VTK) in the page’s colour, or past `--mesh-lod-triangles` a segmentation layer of its ' +
           'levels of detail (`precomputed://<absolute URL>/api/results/{result_id}/meshes`, segment 1), which every labels layer reads beside its volume; ' +
           'a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
           'meshes, points and marks are read in the room’s length unit (a source `transform`), so they lie on its volumes; ' +
