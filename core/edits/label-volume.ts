@@ -3,16 +3,13 @@
  * A labels volume as edits see it: the base result's bytes, never written, with the chunks an
  * edit changed held apart (each at most CHUNK voxels a side), so memory grows by the changed
  * chunks and not by the volume. Voxels are named by their flat index in C order (z, y, x) of
- * level 0. Beside the voxels it keeps, per segment, how many voxels it holds and which chunks
- * it may lie in (a superset: a chunk it left stays listed), so a merge or a presence check
- * looks at a segment's chunks alone.
+ * level 0. Beside the voxels it keeps each segment's place (segment-places.ts).
  *
  * The volume hands out frozen views of itself (`freeze`): the base and the changed chunks as
  * they are, all in shared memory, which a worker thread assembles into a whole version while
  * edits go on here. A chunk a view holds is never written again: the next edit into it writes a
  * copy (copy on write), so a view stays the version it was taken at.
  */
-
 import { SegmentPlaces } from './segment-places.ts';
 
 export type LabelDtype = 'uint8' | 'uint16' | 'uint32';
@@ -56,7 +53,7 @@ export class LabelVolume {
   #own = new Map<number, LabelArray>();
   /** Chunks a frozen view holds: copied before they are written again. */
   #frozen = new Set<number>();
-  #segments = new SegmentPlaces();
+  #segments: SegmentPlaces;
   /** Chunks written since {@link takeWritten} was last asked (what digests of the chunks as they are must forget). */
   #written = new Set<number>();
 
@@ -70,7 +67,7 @@ export class LabelVolume {
     this.dtype = dtype;
     this.chunk = chunk;
     this.grid = [Math.ceil(shape[0] / chunk), Math.ceil(shape[1] / chunk), Math.ceil(shape[2] / chunk)];
-    this.#indexSegments();
+    this.#segments = SegmentPlaces.of(this.#base, shape, (z, y, x) => this.chunkOf(z, y, x), chunk);
   }
 
   /** The largest id the volume has ever held. */
@@ -92,24 +89,17 @@ export class LabelVolume {
   /** A chunk's first z, y, x and its ends (exclusive). */
   chunkBox(key: number): [number, number, number, number, number, number] {
     const [, gy, gx] = this.grid;
-    const cx = key % gx;
-    const cy = Math.floor(key / gx) % gy;
-    const cz = Math.floor(key / (gx * gy));
     const c = this.chunk;
-    const [z, y, x] = [cz * c, cy * c, cx * c];
+    const [z, y, x] = [Math.floor(key / (gx * gy)) * c, (Math.floor(key / gx) % gy) * c, (key % gx) * c];
     return [z, y, x, Math.min(z + c, this.shape[0]), Math.min(y + c, this.shape[1]), Math.min(x + c, this.shape[2])];
   }
 
   /** The value of the voxel at flat index `i`. */
   get(i: number): number {
     if (this.#own.size === 0) return this.#base[i]!;
-    const [, ny, nx] = this.shape;
-    const x = i % nx;
-    const y = Math.floor(i / nx) % ny;
-    const z = Math.floor(i / (nx * ny));
-    const own = this.#own.get(this.chunkOf(z, y, x));
-    if (!own) return this.#base[i]!;
-    return own[this.#inChunk(z, y, x)]!;
+    const { key, at } = this.placeOf(i);
+    const own = this.#own.get(key);
+    return own ? own[at]! : this.#base[i]!;
   }
 
   #inChunk(z: number, y: number, x: number): number {
@@ -281,7 +271,8 @@ export class LabelVolume {
   readBox(from: readonly number[], to: readonly number[]): LabelArray {
     const [z0, y0, x0] = from as [number, number, number];
     const [dz, dy, dx] = [to[0]! - z0, to[1]! - y0, to[2]! - x0];
-    const out = new ARRAYS[this.dtype](dz * dy * dx);
+    // In shared memory: a region goes to a worker thread (a surface, a label entry) by reference, not copied.
+    const out = sharedLabels(this.dtype, dz * dy * dx);
     const [, ny, nx] = this.shape;
     const c = this.chunk;
     for (let z = z0; z < z0 + dz; z++)
@@ -304,24 +295,5 @@ export class LabelVolume {
   freeze(): FrozenVolume {
     for (const key of this.#own.keys()) this.#frozen.add(key);
     return { base: this.#base, shape: this.shape, dtype: this.dtype, chunk: this.chunk, chunks: new Map(this.#own) };
-  }
-
-  /** One pass over the base, by runs of one id per row: counts, chunks and the largest id. */
-  #indexSegments(): void {
-    const [nz, ny, nx] = this.shape;
-    const c = this.chunk;
-    const base = this.#base;
-    for (let z = 0; z < nz; z++)
-      for (let y = 0; y < ny; y++) {
-        const row = (z * ny + y) * nx;
-        let x = 0;
-        while (x < nx) {
-          const id = base[row + x]!;
-          let end = x + 1;
-          while (end < nx && base[row + end] === id && end % c !== 0) end++;
-          if (id !== 0) this.#segments.add(id, end - x, this.chunkOf(z, y, x));
-          x = end;
-        }
-      }
   }
 }

@@ -158,7 +158,7 @@ export class LayerEdits {
 
   /** What the edits after `version` found where they wrote, oldest first: written back newest first, they give that version. */
   laterWrites(version: number): WriteBack[] {
-    return this.#applied.slice(version).map(({ changes: { index, before } }) => ({ index, before }));
+    return this.#applied.slice(version).map(({ changes: { index, before, box } }) => ({ index, before, box }));
   }
 
   /** The box `from`..`to` (z, y, x; `to` exclusive) of version `version`, read now without making the version whole. */

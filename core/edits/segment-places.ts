@@ -14,6 +14,28 @@ export interface SegmentPlace {
 
 export class SegmentPlaces {
   #places = new Map<number, SegmentPlace>();
+
+  /**
+   * The places of every segment of `base` (C order over `shape`), found in one pass by runs of
+   * one id per row, each run cut where a chunk of `chunk` voxels a side ends along x.
+   */
+  static of(base: ArrayLike<number>, shape: readonly number[], chunkOf: (z: number, y: number, x: number) => number, chunk: number): SegmentPlaces {
+    const places = new SegmentPlaces();
+    const [nz, ny, nx] = shape as [number, number, number];
+    for (let z = 0; z < nz; z++)
+      for (let y = 0; y < ny; y++) {
+        const row = (z * ny + y) * nx;
+        let x = 0;
+        while (x < nx) {
+          const id = base[row + x]!;
+          let end = x + 1;
+          while (end < nx && base[row + end] === id && end % chunk !== 0) end++;
+          if (id !== 0) places.add(id, end - x, chunkOf(z, y, x));
+          x = end;
+        }
+      }
+    return places;
+  }
   /** The largest id the volume has ever held. */
   maxEver = 0;
 

@@ -8,12 +8,19 @@
  */
 import type { LabelArray, LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
+import type { VoxelBox } from '../wire/edit-types.ts';
 
 /** Voxels of a box of a volume: `data` in C order over `shape`, whose first voxel is `from` (z, y, x) of the volume. */
 export interface VoxelRegion {
   data: LabelArray;
   from: [number, number, number];
   shape: [number, number, number];
+}
+
+/** Whether a box of voxels meets the box `from`..`to` (`to` exclusive on both). */
+function meets(box: VoxelBox, from: readonly number[], to: readonly number[]): boolean {
+  for (let a = 0; a < 3; a++) if (box.to[a]! <= from[a]! || to[a]! <= box.from[a]!) return false;
+  return true;
 }
 
 /**
@@ -27,7 +34,9 @@ export function versionRegion(volume: LabelVolume, later: readonly WriteBack[], 
   const [, ny, nx] = volume.shape;
   const [dz, dy, dx] = shape;
   for (let k = later.length - 1; k >= 0; k--) {
-    const { index, before } = later[k]!;
+    const { index, before, box } = later[k]!;
+    // An edit whose voxels all lie outside the box wrote nothing in it.
+    if (box && !meets(box, from, to)) continue;
     for (let j = 0; j < index.length; j++) {
       const i = index[j]!;
       const x = (i % nx) - x0;

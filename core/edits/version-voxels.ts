@@ -7,11 +7,14 @@
  * hands over references.
  */
 import { sharedLabels, type FrozenVolume, type LabelArray } from './label-volume.ts';
+import type { VoxelBox } from '../wire/edit-types.ts';
 
 /** What an edit found at the voxels it changed: written back, they undo it. */
 export interface WriteBack {
   index: Float64Array;
   before: Uint32Array;
+  /** The box of `index` (null: none), so a read of another box passes over it. */
+  box?: VoxelBox | null;
 }
 
 /** Make a version's voxels on a worker thread. */
