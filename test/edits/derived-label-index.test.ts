@@ -13,6 +13,7 @@ import { versionVoxels } from '../../core/edits/version-voxels.ts';
 import { buildLabelIndex, type LabelIndex } from '../../core/labels/label-index.ts';
 import { derivedLabelIndex } from '../../core/labels/derived-label-index.ts';
 import { boxLabels } from '../helpers/box-labels.ts';
+import { applyEdit } from '../helpers/apply-edit.ts';
 
 const SHAPE: [number, number, number] = [14, 18, 21];
 const [NZ, NY, NX] = SHAPE;
@@ -21,14 +22,7 @@ const at = (z: number, y: number, x: number) => (z * NY + y) * NX + x;
 /** Boxes of ids 1..12 over background, some touching the grid's faces. */
 const base = (seed: number): Uint32Array => boxLabels(SHAPE, seed, 12, [6, 7, 8]);
 
-let seq = 0;
-function run(edits: LayerEdits, edit: LabelEdit): EditRecord {
-  const planned = edits.plan(edit);
-  const { segments, voxels, box } = planned;
-  const record: EditRecord = { seq: ++seq, ts: 0, by: 'test', layer: 'seg', version: edits.version + 1, edit, segments, voxels, box };
-  edits.apply(planned, record);
-  return record;
-}
+const run = applyEdit;
 
 const plain = ({ ids, counts, boxes, faces }: LabelIndex) => ({
   ids: Array.from(ids),

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkEdit } from '../../core/edits/check-edit.ts';
-import type { ClientEdit, EditRecord, LabelEdit, Voxel } from '../../core/wire/edit-types.ts';
+import type { ClientEdit, Voxel } from '../../core/wire/edit-types.ts';
 import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
@@ -14,6 +14,7 @@ import { versionVoxels } from '../../core/edits/version-voxels.ts';
 import { isHostError } from '../../core/errors.ts';
 import { boxLabels } from '../helpers/box-labels.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
+import { applyEdit } from '../helpers/apply-edit.ts';
 
 const SHAPE: [number, number, number] = [6, 9, 11];
 const [NZ, NY, NX] = SHAPE;
@@ -33,15 +34,7 @@ function layerOf(data: Uint32Array, chunk = 4): LayerEdits {
 /** The volume's voxels now, made whole as a version is. */
 const voxelsNow = (volume: LabelVolume) => versionVoxels({ op: 'labelsVersion', volume: volume.freeze(), later: [] });
 
-let seq = 0;
-/** Plans and applies `edit` as the next version, as the host does once it is kept. */
-function run(layer: LayerEdits, edit: LabelEdit): EditRecord {
-  const planned = layer.plan(edit);
-  const { segments, voxels, box } = planned;
-  const record: EditRecord = { seq: ++seq, ts: 0, by: 'test', layer: 'seg', version: layer.version + 1, edit, segments, voxels, box };
-  layer.apply(planned, record);
-  return record;
-}
+const run = applyEdit;
 
 function refusal(work: () => unknown): { code: string; message: string } {
   try {

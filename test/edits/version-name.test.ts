@@ -13,6 +13,7 @@ import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { ChunkDigests, versionName } from '../../core/edits/version-name.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
 import { boxLabels } from '../helpers/box-labels.ts';
+import { applyEdit } from '../helpers/apply-edit.ts';
 
 const SHAPE: [number, number, number] = [13, 17, 19];
 const [NZ, NY, NX] = SHAPE;
@@ -29,14 +30,7 @@ function layer(): { edits: LayerEdits; digests: ChunkDigests } {
   return { edits: new LayerEdits(volume, tablesOf()), digests: new ChunkDigests(volume) };
 }
 
-let seq = 0;
-function run({ edits }: { edits: LayerEdits }, edit: LabelEdit): EditRecord {
-  const planned = edits.plan(edit);
-  const { segments, voxels, box } = planned;
-  const record: EditRecord = { seq: ++seq, ts: 0, by: 'test', layer: 'seg', version: edits.version + 1, edit, segments, voxels, box };
-  edits.apply(planned, record);
-  return record;
-}
+const run = ({ edits }: { edits: LayerEdits }, edit: LabelEdit): EditRecord => applyEdit(edits, edit);
 
 /** The id of version `version` (absent: the current one), as the host names it. */
 function idOf({ edits, digests }: { edits: LayerEdits; digests: ChunkDigests }, version = edits.version): string {

@@ -6,7 +6,6 @@
  * byte (the same manifest, Draco and GLB fragments and table).
  */
 import { describe, expect, it } from 'vitest';
-import type { EditRecord, LabelEdit } from '../../core/wire/edit-types.ts';
 import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
@@ -15,19 +14,13 @@ import { runLodsTask } from '../../core/meshes/run-lods-task.ts';
 import { voxelTransform } from '../../core/meshes/lod-sources.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { boxLabels } from '../helpers/box-labels.ts';
+import { applyEdit } from '../helpers/apply-edit.ts';
 
 const SHAPE: [number, number, number] = [21, 26, 30];
 const [NZ, NY, NX] = SHAPE;
 const CHUNK = 8;
 
-let seq = 0;
-function run(edits: LayerEdits, edit: LabelEdit): EditRecord {
-  const planned = edits.plan(edit);
-  const { segments, voxels, box } = planned;
-  const record: EditRecord = { seq: ++seq, ts: 0, by: 'test', layer: 'seg', version: edits.version + 1, edit, segments, voxels, box };
-  edits.apply(planned, record);
-  return record;
-}
+const run = applyEdit;
 
 /** A layer of boxes with edits over it: paints, a split and a merge. */
 function edited(): LayerEdits {
