@@ -135,7 +135,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
 
   const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {
-    let counts = await compute.reload(catalog);
+    let counts = await compute.reload(catalog, stack.scale?.sharing);
     for (const line of counts.problems) log.warn(line);
     for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
     events.publish(HOST_CHANNEL, { event: 'reload', data: { plugin: null } });
