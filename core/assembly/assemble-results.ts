@@ -65,13 +65,13 @@ export async function assembleResults(deps: {
   const kept = data && options.diskCacheMaxBytes > 0 ? await keptResults(data, options.diskCacheMaxBytes) : null;
   // Held in memory once read, so a hit after the restart costs no read of the folder.
   const reads = data ? new FolderReads(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null, budget) : null;
-  const resultIds = new ResultIds({
+  const resultIds: ResultIds = new ResultIds({
     pool: compute.pools.encode,
     budget,
     ...(deps.named ? { named: deps.named } : {}),
     // The Redis service's blob store (built below: it serves this host's results, which are named
     // by these ids), else the data folder. A host has one or the other, never both.
-    stored: (id, client) => (scale ? scale.findResult(id, client) : reads ? reads.find(id) : Promise.resolve(null)),
+    stored: (id, client): Promise<StoredResult | null> => (scale ? scale.findResult(id, client) : reads ? reads.find(id) : Promise.resolve(null)),
   });
   const results = new ResultService({
     cache,
