@@ -42,6 +42,8 @@ export class ChunkDigests {
   #now = new Map<number, string>();
   /** Where the base's chunks are copied to be hashed: one chunk, reused (new memory is slow to touch). */
   #scratch: LabelArray | null = null;
+  /** Where a chunk of an earlier version is put together to be hashed, reused the same way. */
+  #writeBack: LabelArray | null = null;
 
   constructor(volume: LabelVolume) {
     this.#volume = volume;
@@ -67,27 +69,48 @@ export class ChunkDigests {
     const then = this.#writtenBack(later);
     const out = new Map<number, string>();
     for (const key of volume.ownKeys()) {
-      const held = then.get(key);
-      let digest = held ? chunkDigest(held) : this.#now.get(key);
+      let digest = then.get(key) ?? this.#now.get(key);
       if (digest === undefined) this.#now.set(key, (digest = chunkDigest(volume.chunkNow(key))));
       if (digest !== this.base(key)) out.set(key, digest);
     }
     return out;
   }
 
-  /** The chunks the edits of `later` wrote, each as it was before the first of them. */
-  #writtenBack(later: readonly WriteBack[]): Map<number, LabelArray> {
+  /**
+   * The digests of the chunks the edits of `later` wrote, each as it was before the first of
+   * them: chunk by chunk, copied into one scratch chunk (new memory is slow to touch) with the
+   * voxels those edits found written back, newest first.
+   */
+  #writtenBack(later: readonly WriteBack[]): Map<number, string> {
     const volume = this.#volume;
-    const chunks = new Map<number, LabelArray>();
-    for (let k = later.length - 1; k >= 0; k--) {
-      const { index, before } = later[k]!;
+    // Per chunk, where its voxels lie in `later`: [edit, place in the edit] pairs, oldest first.
+    const places = new Map<number, number[]>();
+    for (let k = 0; k < later.length; k++) {
+      const { index } = later[k]!;
       for (let j = 0; j < index.length; j++) {
-        const { key, at } = volume.placeOf(index[j]!);
-        let chunk = chunks.get(key);
-        if (!chunk) chunks.set(key, (chunk = volume.chunkNow(key).slice()));
-        chunk[at] = before[j]!;
+        const { key } = volume.placeOf(index[j]!);
+        let list = places.get(key);
+        if (!list) places.set(key, (list = []));
+        list.push(k, j);
       }
     }
-    return chunks;
+    const digests = new Map<number, string>();
+    for (const [key, list] of places) {
+      const chunk = this.#scratchNow(key);
+      for (let p = list.length - 2; p >= 0; p -= 2) {
+        const { index, before } = later[list[p]!]!;
+        chunk[volume.placeOf(index[list[p + 1]!]!).at] = before[list[p + 1]!]!;
+      }
+      digests.set(key, chunkDigest(chunk));
+    }
+    return digests;
+  }
+
+  /** Chunk `key` as it is now, copied into the scratch chunk. */
+  #scratchNow(key: number): LabelArray {
+    const now = this.#volume.chunkNow(key);
+    if (!this.#writeBack || this.#writeBack.length !== now.length) this.#writeBack = now.slice();
+    else this.#writeBack.set(now);
+    return this.#writeBack;
   }
 }

@@ -1,39 +1,28 @@
 /**
  * @module labels-editing
  * Edits of rooms' labels layers, as the routes, the agent and MCP make them. A layer is loaded
- * once per host: its base result (the layer's result as computed), a chunked volume over it,
- * and every kept edit applied again in version order. Each layer's work runs one at a time:
- * read what other hosts kept since (a Redis service), plan the edit on the layer as it is,
- * keep it (with its log entry and event, at the version it was planned on; when another host
- * came first, read its edits and plan again) and only then apply it. Any version's labels are
- * the layer now with every later edit written back, answered as a volume result of its own:
- * its voxels put together on a worker thread from the volume frozen in the layer's turn (edits go
- * on meanwhile, and no answer or /healthz waits on a whole-volume copy), made once per version
- * and held in the host's result budget for the room (so the routes that
- * find a result by its id, the OME-Zarr store, meshes and exports, find it, with the room's
- * access), and made again only once the budget let it go. A version's id is known without its
- * voxels: it is named from the base's id and the chunks that differ from the base
- * (version-name.ts), and its voxels are made only when something reads them (found by that id,
- * they are made then).
+ * once per host (loaded-layers.ts) with every kept edit applied again in version order. Each
+ * layer's work runs one at a time: read what other hosts kept since (a Redis service), plan the
+ * edit on the layer as it is and apply it ahead of its record, which is kept (with its log entry
+ * and event) after the records before it (edits-ahead.ts); when another host came first, the
+ * edits ahead are taken back and planned again. Any version's labels are the layer now with every
+ * later edit written back, answered as a volume result of its own: put together on a worker thread
+ * from the volume frozen in the layer's turn, held in the host's result budget for the room (so
+ * every route that finds a result by its id finds it, with the room's access) and made again once
+ * the budget let it go. A version's id is named from the base's id and the chunks that differ from
+ * the base (version-name.ts), without its voxels, which are made only when something reads them.
  */
-import type { ResultBudget } from '../../cache/result-budget.ts';
+import type { EditingDeps } from './editing-deps.ts';
 import { createHostError } from '../../errors.ts';
-import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
-import type { SceneStore } from '../../scenes/scene-store.ts';
 import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts';
-import type { StoredResult } from '../../results/stored-result.ts';
 import { checkEdit } from '../check-edit.ts';
-import type { EditStore } from '../edit-store.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
 import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
-import type { VersionVoxelsRunner } from '../version-voxels.ts';
-import type { LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
 import { EditsAhead } from './edits-ahead.ts';
 import { LoadedLayers } from './loaded-layers.ts';
-import { LayerVersions, type DerivedVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
+import { LayerVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 import { VersionRegions } from './version-regions.ts';
-import type { LabelIndex } from '../../labels/label-index.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
 
 /** A page of a layer's edits, as the log pages. */
@@ -43,25 +32,11 @@ export interface EditPage {
   more: boolean;
 }
 
-export interface EditingDeps {
-  scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
-  sources: LayerSourceDeps;
-  store: EditStore;
-  /** Holds each version's result while the host has room for it. */
-  budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
-  /** Puts a version's voxels together off the event loop (the encode pool). */
-  assemble: VersionVoxelsRunner;
-  /** Where the layer's current version is set as its result, once its id is known. */
-  sceneStore: Pick<SceneStore, 'setResult'>;
-  warn: (message: string, err: unknown) => void;
-  /** Told, of each version made, which earlier one it is with which segments changed (the surfaces' level sets follow it). */
-  versions?: DerivedVersions;
-  /** A base result's label index (what each version's is found from). */
-  labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
-}
-
 /** What the store keeps of a planned edit. */
 const draftOf = ({ edit, segments, voxels, box }: PlannedEdit) => ({ edit, segments, voxels, box });
+
+/** While edits stream in, how long the layer's result may wait to be named. */
+const NAME_AT_MOST_MS = 1000;
 
 /** Edits a host retries planning while other hosts keep coming first. */
 const ATTEMPTS = 100;
@@ -76,6 +51,8 @@ export class LabelsEditing {
   #versions: LayerVersions;
   #regions: VersionRegions;
   #shown: ShownVersions;
+  /** When each layer's current version was last named as its result. */
+  #namedAtMs = new Map<string, number>();
   /** Edits applied ahead of their records, being kept in order. */
   #ahead = new EditsAhead();
   /** Layers whose carried edits are being made again: their versions are named once, at the end. */
@@ -93,6 +70,7 @@ export class LabelsEditing {
     this.#versions = new LayerVersions({ budget, assemble, resultIds: deps.sources.resultIds, ...(versions ? { versions } : {}), regions: this.#regions });
     this.#shown = new ShownVersions({
       namedAt: (roomId, layerId, version) => this.namedAt(roomId, layerId, version),
+      namedNow: (roomId, layerId) => this.#namedNow(roomId, layerId),
       scenes: deps.scenes,
       store: deps.sceneStore,
       warn: deps.warn,
@@ -187,6 +165,29 @@ export class LabelsEditing {
     if (!this.#replaying.has(JSON.stringify([roomId, layerId]))) this.#shown.changed(roomId, layerId);
   }
 
+  /**
+   * The current version's id, as the layer's result names it: null while edits are ahead of
+   * their records (the kept version would be named from its chunks with those edits' voxels
+   * written back, many chunks hashed again for each naming while edits stream in), unless none
+   * was named for NAME_AT_MOST_MS. The last edit kept of a stream leaves none ahead.
+   */
+  async #namedNow(roomId: string, layerId: string): Promise<NamedVersion | null> {
+    const key = JSON.stringify([roomId, layerId]);
+    const asked = await this.#inTurn(key, async () => {
+      const loaded = await this.#load(roomId, layerId);
+      const { edits } = loaded;
+      const waited = performance.now() - (this.#namedAtMs.get(key) ?? 0);
+      if (edits.version !== edits.keptVersion && waited < NAME_AT_MOST_MS) return null;
+      this.#namedAtMs.set(key, performance.now());
+      return this.#nameIn(roomId, layerId, loaded, edits.keptVersion);
+    });
+    return asked && { id: await asked.id, version: asked.version, records: asked.records };
+  }
+
+  #nameIn(roomId: string, layerId: string, loaded: LoadedLayer, at: number) {
+    return { id: this.#versions.nameOf(roomId, layerId, loaded, at), version: at, records: this.#records(loaded, at) };
+  }
+
   /** The layer's edits after log seq `since`, at most `limit`. */
   list(roomId: string, layerId: string, since: number, limit: number): Promise<EditPage> {
     return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
@@ -248,8 +249,7 @@ export class LabelsEditing {
   async namedAt(roomId: string, layerId: string, version?: number): Promise<NamedVersion> {
     const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
       const loaded = await this.#load(roomId, layerId);
-      const at = this.#versionAsked(loaded, version);
-      return { id: this.#versions.nameOf(roomId, layerId, loaded, at), version: at, records: this.#records(loaded, at) };
+      return this.#nameIn(roomId, layerId, loaded, this.#versionAsked(loaded, version));
     });
     return { id: await asked.id, version: asked.version, records: asked.records };
   }

@@ -6,7 +6,9 @@
  * `scene` event tells every follower. Its data URL reads that very version, and its provenance
  * is the base result's with the base result's id and the edits over it by log seq. Per layer one
  * run at a time: edits made meanwhile are taken together by the next run, which names the
- * version current then; a version named late never replaces a later one (scene-ops.ts).
+ * version current then; a version named late never replaces a later one (scene-ops.ts). While
+ * edits stream in ahead of their records, a naming is skipped for the next edit kept (up to a
+ * second): the version is named once the edits ahead are kept.
  */
 import type { SceneStore } from '../../scenes/scene-store.ts';
 import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
@@ -25,6 +27,8 @@ export interface LabelsVersion {
 export interface ShownVersionsDeps {
   /** The id of the layer's labels at `version` (absent: the current one). */
   namedAt(roomId: string, layerId: string, version?: number): Promise<LabelsVersion>;
+  /** The current version as the layer's result names it, or null when not now (an edit kept later asks again). */
+  namedNow(roomId: string, layerId: string): Promise<LabelsVersion | null>;
   scenes: Pick<RoomScenes, 'scene'>;
   store: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;
@@ -94,8 +98,10 @@ export class ShownVersions {
 
   /** Names the layer's current version as its result in the room's scene. */
   async show(roomId: string, layerId: string): Promise<void> {
-    const { namedAt, scenes, store } = this.#deps;
-    const [current, base] = [await namedAt(roomId, layerId), await namedAt(roomId, layerId, 0)];
+    const { namedAt, namedNow, scenes, store } = this.#deps;
+    const current = await namedNow(roomId, layerId);
+    if (!current) return;
+    const base = await namedAt(roomId, layerId, 0);
     const [id, baseId] = [current.id, base.id];
     const layer = (await scenes.scene(roomId)).layers.find((l) => l.id === layerId);
     if (!layer) return;
