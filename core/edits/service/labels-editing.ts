@@ -32,6 +32,7 @@ import { LayerEdits } from '../layer-edits.ts';
 import { tableFields, tablesOf } from '../label-tables.ts';
 import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
+import type { VersionRegionRunner } from '../version-region.ts';
 import { ChunkDigests } from '../version-name.ts';
 import { LayerVersions, type DerivedVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
@@ -53,8 +54,8 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
-  /** Puts a version's voxels together off the event loop (the encode pool). */
-  assemble: VersionVoxelsRunner;
+  /** Puts a version's voxels, or a box of them, together off the event loop (the encode pool). */
+  assemble: VersionVoxelsRunner & VersionRegionRunner;
   /** Where the layer's current version is set as its result, once its id is known. */
   sceneStore: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;
@@ -92,6 +93,7 @@ export class LabelsEditing {
     this.#deps = deps;
     this.#regions = new VersionRegions({
       inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
+      read: deps.assemble,
       baseIndex: deps.labelIndex,
       ...(deps.versions ? { lineage: deps.versions } : {}),
     });
