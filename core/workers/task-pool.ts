@@ -72,7 +72,7 @@ export function pictureRunner(pool: Tinypool): PictureRunner {
 
 /** The encode pool as the level-set cache sees it: a surface's levels of detail built on a thread. */
 export function meshLodsRunner(pool: Tinypool): MeshLodsRunner {
-  return { build: (task) => runTask(pool, task), assemble: (task) => runTask(pool, task) };
+  return { build: (task) => runTask(pool, task, task.port ? { transferList: [task.port] } : {}), assemble: (task) => runTask(pool, task) };
 }
 
 /** The encode pool as remote reads see it: a level's chunks decoded on a thread, its port moved there. */
