@@ -7,8 +7,8 @@
  *
  * The volume hands out frozen views of itself (`freeze`): the base and the changed chunks as
  * they are, all in shared memory, which a worker thread assembles into a whole version while
- * edits go on here; or of the part a box meets (`freezeBox`), which a worker thread reads a box
- * of a version from. A chunk a view holds is never written again: the next edit into it writes a
+ * edits go on here; or of the part some boxes meet (`freezeBoxes`), which a worker thread reads
+ * boxes of a version from. A chunk a view holds is never written again: the next edit into it writes a
  * copy (copy on write), so a view stays the version it was taken at.
  */
 import { SegmentPlaces } from './segment-places.ts';
@@ -266,17 +266,18 @@ export class LabelVolume {
   }
 
   /**
-   * The part of the volume the box from `from` to `to` (z, y, x; `to` exclusive) meets, frozen:
-   * the base and, of the chunks the box meets, those an edit wrote, marked frozen so the next
-   * edit into one writes a copy. What a box of a version is read from on a thread (version-region.ts).
+   * The part of the volume the boxes meet (each from `from` to `to`, z, y, x, `to` exclusive),
+   * frozen: the base and, of the chunks a box meets, those an edit wrote, marked frozen so the
+   * next edit into one writes a copy. What boxes of a version are read from on a thread
+   * (version-region.ts).
    */
-  freezeBox(from: readonly number[], to: readonly number[]): FrozenVolume {
+  freezeBoxes(boxes: readonly { from: readonly number[]; to: readonly number[] }[]): FrozenVolume {
     const c = this.chunk;
     const [, gy, gx] = this.grid;
     const chunks = new Map<number, LabelArray>();
-    const first = [0, 1, 2].map((a) => Math.floor(from[a]! / c));
-    const last = [0, 1, 2].map((a) => (to[a]! > from[a]! ? Math.floor((to[a]! - 1) / c) : first[a]! - 1));
-    if (this.#own.size > 0)
+    for (const { from, to } of this.#own.size > 0 ? boxes : []) {
+      const first = [0, 1, 2].map((a) => Math.floor(from[a]! / c));
+      const last = [0, 1, 2].map((a) => (to[a]! > from[a]! ? Math.floor((to[a]! - 1) / c) : first[a]! - 1));
       for (let zc = first[0]!; zc <= last[0]!; zc++)
         for (let yc = first[1]!; yc <= last[1]!; yc++)
           for (let xc = first[2]!; xc <= last[2]!; xc++) {
@@ -286,6 +287,7 @@ export class LabelVolume {
             this.#frozen.add(key);
             chunks.set(key, own);
           }
+    }
     return { base: this.#base, shape: this.shape, dtype: this.dtype, chunk: c, chunks };
   }
 

@@ -22,7 +22,7 @@ import { paintOp } from './paint-op.ts';
 import { splitOp } from './split-op.ts';
 import { overlaps, reversed, type EditChanges } from './voxel-changes.ts';
 import type { VersionVoxelsTask, WriteBack } from './version-voxels.ts';
-import { regionTask, type VersionRegionTask } from './version-region.ts';
+import { regionTask, type BoxAsked, type VersionRegionTask } from './version-region.ts';
 
 /** An edit applied: its record, what it changed, and (an original) the undo or redo that last undid it. */
 interface Applied {
@@ -162,12 +162,12 @@ export class LayerEdits {
   }
 
   /**
-   * What reading the box `from`..`to` (z, y, x; `to` exclusive) of version `version` needs,
-   * taken now (the chunks it meets frozen, the later edits that wrote in it), to be read on a
-   * thread without making the version whole.
+   * What reading boxes (each `from`..`to`, z, y, x, `to` exclusive) of version `version` needs,
+   * taken now (the chunks they meet frozen, the later edits that wrote in them), to be read on
+   * a thread without making the version whole.
    */
-  regionTask(version: number, from: readonly number[], to: readonly number[]): VersionRegionTask {
-    return regionTask(this.volume, this.laterWrites(version), from, to);
+  regionTask(version: number, boxes: readonly BoxAsked[]): VersionRegionTask {
+    return regionTask(this.volume, this.laterWrites(version), boxes);
   }
 
   /** The tables at `version`. */

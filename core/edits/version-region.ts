@@ -1,6 +1,6 @@
 /**
  * @module version-region
- * A box of a version of a labels layer, without the version made whole, read off the event loop:
+ * Boxes of a version of a labels layer, without the version made whole, read off the event loop:
  * what a changed segment's surface and label entry are made from. In the layer's turn only what
  * the box needs is taken ({@link regionTask}): the chunks it meets as the volume holds them now,
  * by reference (marked frozen there, so the next edit into one writes a copy and this view stays
@@ -20,20 +20,38 @@ export interface VoxelRegion {
   shape: [number, number, number];
 }
 
-/** Read a box of a version on a worker thread. */
-export interface VersionRegionTask {
-  op: 'labelsRegion';
-  /** The volume's base and the chunks the box meets, frozen. */
-  volume: FrozenVolume;
-  /** The later edits whose box meets the box, oldest first. */
-  later: WriteBack[];
-  /** The box's first voxel (z, y, x) and its end (exclusive). */
+/** A box of voxels: its first voxel (z, y, x) and its end (exclusive). */
+export interface RegionBox {
   from: [number, number, number];
   to: [number, number, number];
 }
 
-/** Runs a {@link VersionRegionTask} off the event loop (the encode pool). */
+/** A box as asked: its first voxel (z, y, x) and its end (exclusive). */
+export type BoxAsked = { from: readonly number[]; to: readonly number[] };
+
+/** Read boxes of a version on a worker thread. */
+export interface VersionRegionTask {
+  op: 'labelsRegion';
+  /** The volume's base and the chunks the boxes meet, frozen. */
+  volume: FrozenVolume;
+  /** The later edits whose box meets one of the boxes, oldest first. */
+  later: WriteBack[];
+  boxes: RegionBox[];
+}
+
+/** Runs a {@link VersionRegionTask} off the event loop (the encode pool): the boxes' voxels one after the other. */
 export type VersionRegionRunner = (task: VersionRegionTask) => Promise<LabelArray>;
+
+/** The voxels of each box, cut from what a {@link VersionRegionTask} answers (views of the same shared memory). */
+export function regionsOf(task: VersionRegionTask, data: LabelArray): VoxelRegion[] {
+  let at = 0;
+  return task.boxes.map(({ from, to }) => {
+    const shape: [number, number, number] = [to[0] - from[0], to[1] - from[1], to[2] - from[2]];
+    const size = shape[0] * shape[1] * shape[2];
+    at += size;
+    return { data: data.subarray(at - size, at), from, shape };
+  });
+}
 
 /** Whether a box of voxels meets the box `from`..`to` (`to` exclusive on both). */
 function meets(box: VoxelBox, from: readonly number[], to: readonly number[]): boolean {
@@ -42,24 +60,36 @@ function meets(box: VoxelBox, from: readonly number[], to: readonly number[]): b
 }
 
 /**
- * What reading the box `from`..`to` (z, y, x; `to` exclusive) of the version whose later edits
- * are `later` (oldest first, as LayerEdits.laterWrites gives them) needs, taken now: cheap (the
- * chunks by reference, the edits that wrote elsewhere left out), so it fits in the layer's turn.
+ * What reading the boxes `boxes` (each `from`..`to`, z, y, x, `to` exclusive, none empty) of the
+ * version whose later edits are `later` (oldest first, as LayerEdits.laterWrites gives them)
+ * needs, taken now: cheap (the chunks by reference, the edits that wrote elsewhere left out), so
+ * it fits in the layer's turn. Boxes read together cost one trip to a thread.
  */
-export function regionTask(volume: LabelVolume, later: readonly WriteBack[], from: readonly number[], to: readonly number[]): VersionRegionTask {
-  const box = { from: [from[0]!, from[1]!, from[2]!] as [number, number, number], to: [to[0]!, to[1]!, to[2]!] as [number, number, number] };
-  // An edit whose voxels all lie outside the box wrote nothing in it.
-  const meeting = later.filter((write) => !write.box || meets(write.box, box.from, box.to));
-  return { op: 'labelsRegion', volume: volume.freezeBox(box.from, box.to), later: meeting, ...box };
+export function regionTask(volume: LabelVolume, later: readonly WriteBack[], boxes: readonly BoxAsked[]): VersionRegionTask {
+  const taken: RegionBox[] = boxes.map(({ from, to }) => ({ from: [from[0]!, from[1]!, from[2]!], to: [to[0]!, to[1]!, to[2]!] }));
+  // An edit whose voxels all lie outside every box wrote nothing in them.
+  const meeting = later.filter((write) => !write.box || taken.some(({ from, to }) => meets(write.box!, from, to)));
+  return { op: 'labelsRegion', volume: volume.freezeBoxes(taken), later: meeting, boxes: taken };
 }
 
-/** The voxels of a {@link VersionRegionTask}'s box at its version, in C order over the box, in shared memory. */
+/** The voxels of a {@link VersionRegionTask}'s boxes at its version, each in C order over its box, one after the other, in shared memory. */
 export function regionVoxels(task: VersionRegionTask): LabelArray {
-  const { volume, from, to } = task;
-  const [z0, y0, x0] = from;
-  const [dz, dy, dx] = [to[0] - z0, to[1] - y0, to[2] - x0];
-  const data = sharedLabels(volume.dtype, Math.max(0, dz) * Math.max(0, dy) * Math.max(0, dx));
-  if (data.length === 0) return data;
+  const sizes = task.boxes.map(({ from, to }) => [0, 1, 2].reduce((n, a) => n * Math.max(0, to[a]! - from[a]!), 1));
+  const data = sharedLabels(task.volume.dtype, sizes.reduce((n, size) => n + size, 0));
+  let at = 0;
+  for (const [k, box] of task.boxes.entries()) {
+    readBox(task, box, data.subarray(at, at + sizes[k]!));
+    at += sizes[k]!;
+  }
+  return data;
+}
+
+/** One box of the task's version into `data`. */
+function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray): void {
+  const { volume } = task;
+  const [z0, y0, x0] = box.from;
+  const [dz, dy, dx] = [box.to[0] - z0, box.to[1] - y0, box.to[2] - x0];
+  if (data.length === 0) return;
   const { base, chunks, chunk: c } = volume;
   const [, ny, nx] = volume.shape;
   const [gy, gx] = [Math.ceil(ny / c), Math.ceil(nx / c)];
@@ -78,7 +108,8 @@ export function regionVoxels(task: VersionRegionTask): LabelArray {
       }
     }
   for (let k = task.later.length - 1; k >= 0; k--) {
-    const { index, before } = task.later[k]!;
+    const { index, before, box: written } = task.later[k]!;
+    if (written && !meets(written, box.from, box.to)) continue;
     for (let j = 0; j < index.length; j++) {
       const i = index[j]!;
       const x = (i % nx) - x0;
@@ -87,5 +118,4 @@ export function regionVoxels(task: VersionRegionTask): LabelArray {
       if (z >= 0 && z < dz && y >= 0 && y < dy && x >= 0 && x < dx) data[(z * dy + y) * dx + x] = before[j]!;
     }
   }
-  return data;
 }

@@ -4,7 +4,8 @@
  * wrote in it) read into the box voxel for voxel as the box cut from the version made whole, for
  * every version after several edits (paints, a split, a merge), boxes across chunk borders
  * included; the same after random edits and random boxes, read here and on a real encode pool,
- * and still after later edits wrote into the chunks taken (they write copies). And a changed
+ * and still after later edits wrote into the chunks taken (they write copies); several
+ * boxes read in one task each the same. And a changed
  * segment's level set built from its box alone is the one built from the whole version, byte for
  * byte (the same manifest, Draco and GLB fragments and table).
  */
@@ -13,7 +14,7 @@ import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
-import { regionVoxels, type VersionRegionTask, type VoxelRegion } from '../../core/edits/version-region.ts';
+import { regionsOf, regionVoxels, type VersionRegionTask, type VoxelRegion } from '../../core/edits/version-region.ts';
 import { createPools, type Pools } from '../../core/workers/pool.ts';
 import { runTask } from '../../core/workers/task-pool.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
@@ -30,14 +31,11 @@ const CHUNK = 8;
 
 const run = applyEdit;
 
-/** A task's box as read on this thread. */
-function read(task: VersionRegionTask): VoxelRegion {
-  const { from, to } = task;
-  return { data: regionVoxels(task), from, shape: [to[0] - from[0], to[1] - from[1], to[2] - from[2]] };
+/** The box `from`..`to` of version `version`, taken now and read at once on this thread. */
+function regionAt(edits: LayerEdits, version: number, from: number[], to: number[]): VoxelRegion {
+  const task = edits.regionTask(version, [{ from, to }]);
+  return regionsOf(task, regionVoxels(task))[0]!;
 }
-
-/** The box `from`..`to` of version `version`, taken now and read at once. */
-const regionAt = (edits: LayerEdits, version: number, from: number[], to: number[]) => read(edits.regionTask(version, from, to));
 
 /** A layer of boxes with edits over it: paints, a split and a merge. */
 function edited(): LayerEdits {
@@ -162,13 +160,21 @@ describe('a box of a version read from what the layer’s turn took', () => {
   it('is the box of the version made whole, for random edits, every version and random boxes', () => {
     const random = seededRandom(87);
     const { edits, wholes } = randomlyEdited(random, 24);
-    for (let version = 0; version <= edits.version; version++)
+    for (let version = 0; version <= edits.version; version++) {
       for (let k = 0; k < 12; k++) {
         const [from, to] = randomBox(random);
         const region = regionAt(edits, version, from, to);
         expect(region.data.buffer).toBeInstanceOf(SharedArrayBuffer);
         expect(Array.from(region.data), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
       }
+      // Several boxes read together: each the same.
+      const boxes = Array.from({ length: 5 }, () => randomBox(random)).map(([from, to]) => ({ from, to }));
+      const task = edits.regionTask(version, boxes);
+      regionsOf(task, regionVoxels(task)).forEach((region, k) => {
+        expect(region.from).toEqual(boxes[k]!.from);
+        expect(Array.from(region.data), `version ${version}, box ${k} of 5`).toEqual(cut(wholes[version]!, boxes[k]!.from, boxes[k]!.to));
+      });
+    }
   });
 
   it('stays the version it was taken at while later edits write into its chunks', () => {
@@ -177,7 +183,7 @@ describe('a box of a version read from what the layer’s turn took', () => {
     const taken = [] as { version: number; from: number[]; to: number[]; task: VersionRegionTask }[];
     for (let version = 0; version <= edits.version; version++) {
       const [from, to] = randomBox(random);
-      taken.push({ version, from, to, task: edits.regionTask(version, from, to) });
+      taken.push({ version, from, to, task: edits.regionTask(version, [{ from, to }]) });
     }
     // Paints over the whole grid: every chunk a task holds is written again.
     for (let z = 0; z < NZ; z += CHUNK)
@@ -192,9 +198,13 @@ describe('a box of a version read from what the layer’s turn took', () => {
     const { edits, wholes } = randomlyEdited(random, 8);
     for (let version = 0; version <= edits.version; version++) {
       const [from, to] = randomBox(random);
-      const data = await runTask(pools.encode, edits.regionTask(version, from, to));
+      const [other, end] = randomBox(random);
+      const task = edits.regionTask(version, [{ from, to }, { from: other, to: end }]);
+      const data = await runTask(pools.encode, task);
       expect(data.buffer).toBeInstanceOf(SharedArrayBuffer);
-      expect(Array.from(data), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
+      const [one, two] = regionsOf(task, data);
+      expect(Array.from(one!.data), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
+      expect(Array.from(two!.data), `version ${version}, ${other} to ${end}`).toEqual(cut(wholes[version]!, other, end));
     }
   });
 });

@@ -22,7 +22,7 @@ import { voxelTransform } from '../../meshes/lod-sources.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
 import type { DerivedVersions, LoadedLayer, StoredVolume } from './layer-versions.ts';
 import type { LayerEdits } from '../layer-edits.ts';
-import type { VersionRegionRunner, VersionRegionTask, VoxelRegion } from '../version-region.ts';
+import { regionsOf, type VersionRegionRunner, type VersionRegionTask, type VoxelRegion } from '../version-region.ts';
 
 /** Indexes of versions held at once (each about 44 bytes a segment): the last ones asked. */
 const HELD_INDEXES = 8;
@@ -112,7 +112,7 @@ export class VersionRegions {
       rooms: [slotOwner(roomId)?.room ?? roomId],
       transform: voxelTransform(loaded.base),
       index: (client) => this.#indexOf(roomId, layerId, labels, client),
-      read: async (from, to) => this.#read(await this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionTask(at, from, to))),
+      read: async (from, to) => (await this.#read(await this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionTask(at, [{ from, to }]))))[0]!,
     };
     versions.set(at, labels);
     const earlier = this.#earlier(versions, at);
@@ -125,10 +125,9 @@ export class VersionRegions {
     return labels;
   }
 
-  /** The box a task took read on an encode thread. */
-  async #read(task: VersionRegionTask): Promise<VoxelRegion> {
-    const { from, to } = task;
-    return { data: await this.#deps.read(task), from, shape: [to[0] - from[0], to[1] - from[1], to[2] - from[2]] };
+  /** The boxes a task took, read on an encode thread. */
+  async #read(task: VersionRegionTask): Promise<VoxelRegion[]> {
+    return task.boxes.length === 0 ? [] : regionsOf(task, await this.#deps.read(task));
   }
 
   /** The newest version before `at` with labels read by region, and of those with an index found, the newest. */
@@ -161,7 +160,7 @@ export class VersionRegions {
   /**
    * Version `labels.version`'s index: the nearest earlier one found (else the base's) with each
    * segment changed since found in its regions: which regions, and the chunks they meet, taken
-   * in the layer's turn; their voxels read on encode threads after it.
+   * in the layer's turn; their voxels read on an encode thread after it, all in one task.
    */
   async #derive(roomId: string, layerId: string, labels: VersionLabels, client: string): Promise<LabelIndex> {
     const at = labels.version;
@@ -185,10 +184,13 @@ export class VersionRegions {
           if (box) list.push(box);
         }
       }
-      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(clipped(edits, at, id, list)).map((b) => edits.regionTask(at, b.from, b.to))] as const);
-      return { from, parts };
+      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(clipped(edits, at, id, list))] as const);
+      // Every region read in one trip to a thread.
+      return { from, parts, task: edits.regionTask(at, parts.flatMap(([, list]) => list)) };
     });
-    const parts = await Promise.all(read.parts.map(async ([id, tasks]) => [id, await Promise.all(tasks.map((task) => this.#read(task)))] as const));
+    const regions = await this.#read(read.task);
+    let next = 0;
+    const parts = read.parts.map(([id, list]) => [id, regions.slice(next, (next += list.length))] as const);
     const fresh = new Map<number, IndexEntry>();
     for (const [id, regions] of parts) {
       const entry = entryInParts(regions, id);
