@@ -104,7 +104,11 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
   );
   const events = new EventHub();
-  const stack = await assembleResults({ options, compute, catalog, events, log });
+  // The editing service names versions of edited labels layers before it makes them, and is built
+  // last: it reads the scenes, which find results by id through the stack built first. Finding a
+  // version by its id reaches it through this function, made before both.
+  const named = (id: string) => editing.versionNamed(id);
+  const stack = await assembleResults({ options, compute, catalog, events, log, named });
   const { scale, data } = stack;
   const workspace = await assembleWorkspace({
     options,
@@ -131,7 +135,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
 
   const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {
-    let counts = await compute.reload(catalog);
+    let counts = await compute.reload(catalog, stack.scale?.sharing);
     for (const line of counts.problems) log.warn(line);
     for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
     events.publish(HOST_CHANNEL, { event: 'reload', data: { plugin: null } });
@@ -230,9 +234,6 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     versions: meshes,
     labelIndex: (volume, client) => labels.of(volume, client),
   });
-  // A version named before its voxels are made is made when its id is asked for; its surfaces are read by region, never made whole.
-  base.resultIds.useMaker((id) => editing.versionNamed(id));
-  meshes.useRegions((id) => editing.regionsNamed(id));
   const carriedEdits = new CarriedEdits(editing, base.resultIds, (message, err) => log.warn({ err }, message));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,

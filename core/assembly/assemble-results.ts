@@ -17,11 +17,11 @@ import { JobStore } from '../jobs/job-store.ts';
 import { LocalJobs } from '../jobs/local-jobs.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import type { ScaleService } from './scale-service.ts';
+import type { createScaleService, ScaleService } from './scale-service.ts';
 import { MemoryUploadStore } from '../uploads/memory-upload-store.ts';
 import type { UploadStore } from '../uploads/upload-store.ts';
 import { openDurable, type DurableData } from './open-durable.ts';
-import { ResultIds } from '../serving/result-ids.ts';
+import { ResultIds, type ResultFinder } from '../serving/result-ids.ts';
 import { ResultService } from '../serving/result-service.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -53,11 +53,26 @@ export async function assembleResults(deps: {
   catalog: SpecimenCatalog;
   events: EventHub;
   log: FastifyBaseLogger;
+  /** Makes a result whose id was named before it was made (an edited labels layer's version). */
+  named?: ResultFinder;
 }): Promise<ResultStack> {
   const { options, compute, events, log } = deps;
   const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
   const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
-  const resultIds = new ResultIds(compute.pools.encode, budget);
+  const data = await openDurable(options, (line) => log.warn(line));
+  // A result id no one holds in memory any more (a snapshot's pin after a restart) is read from the folder.
+  // So is a kept result (a room's layer computed before the restart).
+  const kept = data && options.diskCacheMaxBytes > 0 ? await keptResults(data, options.diskCacheMaxBytes) : null;
+  // Held in memory once read, so a hit after the restart costs no read of the folder.
+  const reads = data ? new FolderReads(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null, budget) : null;
+  const resultIds: ResultIds = new ResultIds({
+    pool: compute.pools.encode,
+    budget,
+    ...(deps.named ? { named: deps.named } : {}),
+    // The Redis service's blob store (built below: it serves this host's results, which are named
+    // by these ids), else the data folder. A host has one or the other, never both.
+    stored: (id, client): Promise<StoredResult | null> => (scale ? scale.findResult(id, client) : reads ? reads.find(id) : Promise.resolve(null)),
+  });
   const results = new ResultService({
     cache,
     invokers: compute.invokers,
@@ -68,6 +83,8 @@ export async function assembleResults(deps: {
       if (target) events.publish(roomChannel(target.room), target.event);
     },
     idOf: (result) => resultIds.of(result),
+    // A slot's kept result (a room's entry, a layer's) is put back in the cache when the slot is asked for.
+    recall: kept ? (slotId, key) => kept.recall({ slotId, key }) : null,
   });
   const jobStore = new JobStore({
     ttlSeconds: options.jobTtlSeconds,
@@ -79,31 +96,18 @@ export async function assembleResults(deps: {
     onChange: (job) => events.publish(jobChannel(job.id), { event: 'change', data: null }),
   });
   const jobs = new LocalJobs(jobStore, results, events);
-  let scale: ScaleService | null = null;
-  if (options.redis) {
-    const { createScaleService } = await import('./scale-service.ts');
-    scale = await createScaleService({
-      url: options.redis,
-      hub: events,
-      budget,
-      local: { results, jobs, store: jobStore },
-      compute,
-      catalog: deps.catalog,
-      options,
-      log,
-    });
-    const service = scale;
-    resultIds.useRemote((id, client) => service.findResult(id, client));
-  }
-  const data = await openDurable(options, (line) => log.warn(line));
-  // A result id no one holds in memory any more (a snapshot's pin after a restart) is read from the folder.
-  // So is a kept result (a room's layer computed before the restart).
-  const kept = data && options.diskCacheMaxBytes > 0 ? await keptResults(data, options.diskCacheMaxBytes) : null;
-  // Held in memory once read, so a hit after the restart costs no read of the folder.
-  const reads = data ? new FolderReads(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null, budget) : null;
-  if (reads) resultIds.useRemote((id) => reads.find(id));
-  // A slot's kept result (a room's entry, a layer's) is put back in the cache when the slot is asked for.
-  if (kept) results.useRecall((slotId, key) => kept.recall({ slotId, key }));
+  const scale = options.redis
+    ? await startScale({
+        url: options.redis,
+        hub: events,
+        budget,
+        local: { results, jobs, store: jobStore },
+        compute,
+        catalog: deps.catalog,
+        options,
+        log,
+      })
+    : null;
   const lone = async () => (data ? diskUploads(data, options.uploadTtlSeconds) : new MemoryUploadStore(budget, options.uploadTtlSeconds));
   const uploads = !options.uploads ? null : (scale?.uploads ?? (await lone()));
   return {
@@ -128,6 +132,12 @@ export async function assembleResults(deps: {
       await data?.store.close();
     },
   };
+}
+
+/** The Redis service in front of this host's results and jobs (loaded only then, so a lone host never loads BullMQ). */
+async function startScale(deps: Parameters<typeof createScaleService>[0]): Promise<ScaleService> {
+  const { createScaleService } = await import('./scale-service.ts');
+  return createScaleService(deps);
 }
 
 async function keptResults(data: DurableData, maxBytes: number): Promise<DiskKeptResults> {

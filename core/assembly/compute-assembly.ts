@@ -68,9 +68,10 @@ export interface ComputeAssembly {
   /**
    * Loads the specimens directory and the plugin bundles again into `catalog` and the functions,
    * leaving out the Python plugins whose import fails (named among the problems, but on the first
-   * load, when the process starts: then they are warned in the log as the imports end).
+   * load, when the process starts: then they are warned in the log as the imports end). On a
+   * Redis service, `sharing` is the versions its hosts share (none before it is joined).
    */
-  reload(catalog: SpecimenCatalog): Promise<ReloadCounts>;
+  reload(catalog: SpecimenCatalog, sharing?: VersionSharing | null): Promise<ReloadCounts>;
   /** Stops the pools (after whatever uses them has stopped). */
   close(): Promise<void>;
 }
@@ -100,7 +101,6 @@ export async function assembleCompute(options: ComputeOptions, log: NodeLog = SI
   const lasting = options.keptBundlesDir ?? (dataDir ? path.join(dataDir, BUNDLES_DIR) : null);
   const kept = new KeptBundles(lasting ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-')));
   const home: PluginHome = {
-    sharing: null,
     versions: new PluginVersions(options.pluginVersions, kept),
     load: {
       kept,
@@ -125,14 +125,14 @@ export async function assembleCompute(options: ComputeOptions, log: NodeLog = SI
     python,
     home,
     invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
-    reload: async (catalog) => {
+    reload: async (catalog, sharing = null) => {
       // Started on a data folder, or joining a service whose hosts share their versions: the
       // versions kept (or shared) come back first, the plugins folder's on top.
-      if (!started) for (const problem of await restoreVersions(home, lasting !== null, log)) log.warn(problem);
+      if (!started) for (const problem of await restoreVersions(home, sharing, lasting !== null, log)) log.warn(problem);
       const { change, ...counts } = await reloadSources(options, functions, catalog, home);
       const line = describeChange(change);
       if (line) (warnsOf(change) ? log.warn : log.info)(line);
-      if (home.sharing) await shareVersions(home.sharing, change.came, started, log);
+      if (sharing) await shareVersions(sharing, change.came, started, log);
       // Starting, nothing waits for the processes; later, a reload answers for what it loaded.
       const leftOut = await python.sync({ functions, catalog }, started ? RELOAD_IMPORT_WAIT_MS : 0);
       started = true;
@@ -147,11 +147,11 @@ export async function assembleCompute(options: ComputeOptions, log: NodeLog = SI
 }
 
 /** The versions a host starts with before its plugins folder's: those it kept, or those its service shares. */
-async function restoreVersions(home: PluginHome, lasting: boolean, log: NodeLog): Promise<string[]> {
+async function restoreVersions(home: PluginHome, sharing: VersionSharing | null, lasting: boolean, log: NodeLog): Promise<string[]> {
   const load = (dir: string) => loadPluginBundle(dir, home.load);
-  if (!home.sharing) return lasting ? home.versions.restore(load) : [];
+  if (!sharing) return lasting ? home.versions.restore(load) : [];
   try {
-    return await home.versions.restore(load, await home.sharing.take());
+    return await home.versions.restore(load, await sharing.take());
   } catch (error) {
     log.warn(`the service's shared plugin versions could not be read (${(error as Error).message}); starting with the plugins folder's`);
     return [];

@@ -42,6 +42,8 @@ export interface JoinedService {
   blobs: BlobStore;
   /** The compute node lending this process's pool, not yet started; null when it lends none. */
   node: ComputeNode | null;
+  /** The plugin versions the service's hosts and workers share (what a reload offers and takes), or null. */
+  sharing: VersionSharing | null;
 }
 
 /** What a silent Redis means for each kind of process, said once at start. */
@@ -93,8 +95,7 @@ export async function joinService(deps: {
   // The service's hosts and workers share the plugin versions they load, by bundle id.
   const { home } = deps.compute;
   const sharing = home.load.kept ? new VersionSharing(new RedisSharedBundles(connections.command, connections.blobs), home, home.load.kept) : null;
-  home.sharing = sharing;
   const pinned = sharing ? (name: string, bundle: string) => sharing.entry(name, bundle) : undefined;
   const node = deps.lends ? createComputeNode(deps.compute, options, { nodeId, connections, events, blobs, log, pinned }) : null;
-  return { nodeId, up, connections, events, blobs, node };
+  return { nodeId, up, connections, events, blobs, node, sharing };
 }

@@ -37,7 +37,7 @@ import { BlobLookups } from '../blobs/blob-lookups.ts';
 import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
 /** A host's part of a Redis service: its connections, the blob store and its compute node, as it joined (join-service.ts), and more. */
-export interface ScaleService extends Pick<JoinedService, 'connections' | 'blobs' | 'node'> {
+export interface ScaleService extends Pick<JoinedService, 'connections' | 'blobs' | 'node' | 'sharing'> {
   results: RedisResults;
   jobs: RedisJobs;
   /** The result stored under `id`, for `client`: a bounded lookup (blobs/blob-lookups.ts). */
@@ -88,7 +88,7 @@ export async function createScaleService(deps: {
     eventsWaitMs: START_WAIT_MS,
     log,
   });
-  const { connections, events, blobs, node, up, nodeId: hostId } = joined;
+  const { connections, events, blobs, node, up, nodeId: hostId, sharing } = joined;
   const health = new RedisHealth(connections.command, deps.url, log, SETTLE_MS);
   const lookups = new BlobLookups((id) => orUnavailable(blobs.find(id)));
   health.start();
@@ -142,6 +142,7 @@ export async function createScaleService(deps: {
     results,
     jobs,
     node,
+    sharing,
     uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
     relay,
     connections,

@@ -1,15 +1,14 @@
 /**
  * @module label-volume
- * A labels volume as edits see it: the base result's bytes, never written, with the chunks an
- * edit changed held apart (each at most CHUNK voxels a side), so memory grows by the changed
- * chunks and not by the volume. Voxels are named by their flat index in C order (z, y, x) of
- * level 0. Beside the voxels it keeps each segment's place (segment-places.ts).
- *
- * The volume hands out frozen views of itself (`freeze`): the base and the changed chunks as
- * they are, all in shared memory, which a worker thread assembles into a whole version while
- * edits go on here; or of the part some boxes meet (`freezeBoxes`), which a worker thread reads
- * boxes of a version from. A chunk a view holds is never written again: the next edit into it writes a
- * copy (copy on write), so a view stays the version it was taken at.
+ * A labels volume as edits see it: the base result's bytes, never written, with the chunks an edit
+ * changed held apart (each at most CHUNK voxels a side), so memory grows by the changed chunks, not
+ * by the volume. Voxels are named by their flat index in C order (z, y, x) of level 0. Beside the
+ * voxels it keeps each segment's place (segment-places.ts). It hands out frozen views of itself
+ * (`freeze`): the base and the changed chunks as they are, all in shared memory, which a worker
+ * thread assembles into a whole version while edits go on here; or of the part some boxes meet
+ * (`freezeBoxes`), which a worker thread reads boxes of a version from. A chunk a view holds is
+ * never written again: the next edit into it writes a copy, so a view stays the version it was
+ * taken at.
  */
 import { SegmentPlaces } from './segment-places.ts';
 
@@ -71,9 +70,12 @@ export class LabelVolume {
     this.#segments = SegmentPlaces.of(this.#base, shape, (z, y, x) => this.chunkOf(z, y, x), chunk);
   }
 
-  /** The largest id the volume has ever held. */
+  /** The largest id the volume has ever held (set back only when a write is taken back: a split's fresh ids follow it). */
   get maxEver(): number {
     return this.#segments.maxEver;
+  }
+  set maxEver(id: number) {
+    this.#segments.maxEver = id;
   }
 
   /** The chunks an edit has written so far. */
@@ -266,10 +268,9 @@ export class LabelVolume {
   }
 
   /**
-   * The part of the volume the boxes meet (each from `from` to `to`, z, y, x, `to` exclusive),
-   * frozen: the base and, of the chunks a box meets, those an edit wrote, marked frozen so the
-   * next edit into one writes a copy. What boxes of a version are read from on a thread
-   * (version-region.ts).
+   * The part of the volume the boxes meet (each `from`..`to`, z, y, x, `to` exclusive), frozen: the
+   * base and, of the chunks a box meets, those an edit wrote, marked frozen so the next edit into
+   * one writes a copy. What boxes of a version are read from on a thread (version-region.ts).
    */
   freezeBoxes(boxes: readonly { from: readonly number[]; to: readonly number[] }[]): FrozenVolume {
     const c = this.chunk;

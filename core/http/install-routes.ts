@@ -68,7 +68,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, own:
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
   await app.register(zarrRoutes, { ctx: { resultIds: ctx.resultIds, delivery: ctx.delivery, pyramids: own.pyramids } });
-  await app.register(meshRoutes, { ctx: { resultIds: ctx.resultIds, options: ctx.options, meshes } });
+  await app.register(meshRoutes, { ctx: { resultIds: ctx.resultIds, editing: ctx.editing, options: ctx.options, meshes } });
   await app.register(blobRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });

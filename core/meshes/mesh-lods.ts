@@ -79,26 +79,10 @@ export class MeshLods {
   readonly counts = { built: 0, found: 0, kept: 0 };
   /** Which earlier result each segment's set of an edited segmentation is. */
   #lineage: LevelSetLineage<LodResult>;
-  /** Where ids of labels read by region are found (an edited layer's versions as named). */
-  #regions: ((id: string) => Promise<RegionLabels | null>)[] = [];
 
   constructor(deps: MeshLodsDeps) {
     this.#deps = deps;
     this.#lineage = new LevelSetLineage((result) => (isRegionLabels(result) ? result.id : deps.idOf(result)));
-  }
-
-  /** Where ids named for labels read by region are looked up (null: not one of its names). */
-  useRegions(find: (id: string) => Promise<RegionLabels | null>): void {
-    this.#regions.push(find);
-  }
-
-  /** The labels read by region named `id`; null when no one names it. */
-  async regionsNamed(id: string): Promise<RegionLabels | null> {
-    for (const find of this.#regions) {
-      const found = await find(id);
-      if (found) return found;
-    }
-    return null;
   }
 
   /**

@@ -166,11 +166,14 @@ export function setActive(roomId: string, id: string | null): SceneOp {
 
 /**
  * Whether `result` is a version of an edited labels layer older than the one `shown` already is
- * (the same base, fewer edits): named late (its id took longer to work out), it changes nothing.
+ * (the same base, fewer edits: named late, its id took longer to work out), or the base itself
+ * computed again under an edited version (a restored or replayed room's own run finishing after
+ * the version was set): either changes nothing.
  */
 function olderVersion(result: LayerResult, shown: LayerResult | undefined): boolean {
   const [next, now] = [editedFrom(result.provenance), editedFrom(shown?.provenance)];
-  return next !== null && now !== null && next.base_result === now.base_result && next.edits.length < now.edits.length;
+  if (now === null) return false;
+  return next === null ? result.result_id === now.base_result : next.base_result === now.base_result && next.edits.length < now.edits.length;
 }
 
 /** `result` with the levels and provenance `shown` has of it when it is the same result told without them. */

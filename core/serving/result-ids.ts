@@ -8,7 +8,8 @@
  * that hash. One content may live in several objects at once (a snapshot pins the one its room
  * computed, and restoring it computes another in the next room): an id keeps each of them, so
  * the one that lets go does not hide the one still held. An id whose result is made only when
- * asked for (an edited labels layer's version) is made by whoever named it.
+ * asked for (an edited labels layer's version) is made by whoever named it. Both places beyond
+ * this host's memory are given at construction.
  */
 import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
@@ -29,6 +30,20 @@ const INLINE_BYTES = 1024 * 1024;
 /** Objects kept per id: past this the oldest goes (the same content computed in many rooms at once). */
 const MAX_OBJECTS_PER_ID = 8;
 
+/** A place that answers ids with results, or null for an id it does not know. */
+export type ResultFinder = (id: string, client: string) => Promise<StoredResult | null>;
+
+/** What ids are worked out with, and where an id this host does not hold is looked for. */
+export interface ResultIdsDeps {
+  /** The encode threads, which hash large results. */
+  pool: Tinypool;
+  budget: ResultBudget<StoredResult>;
+  /** Makes a result whose id was named before it was made (an edited labels layer's version). */
+  named?: ResultFinder;
+  /** Where results outlive this host's memory: a Redis service's blob store, a data folder. */
+  stored?: ResultFinder;
+}
+
 export class ResultIds {
   #pool: Tinypool;
   #budget: ResultBudget<StoredResult>;
@@ -36,22 +51,14 @@ export class ResultIds {
   /** Newest first. */
   #index = new Map<string, WeakRef<StoredResult>[]>();
   #forget = new FinalizationRegistry<string>((id) => this.#prune(id));
-  #remote: ((id: string, client: string) => Promise<StoredResult | null>) | null = null;
-  #makers: ((id: string) => Promise<StoredResult | null>)[] = [];
+  #named: ResultFinder | null;
+  #stored: ResultFinder | null;
 
-  constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
-    this.#pool = pool;
-    this.#budget = budget;
-  }
-
-  /** Where ids this host does not hold are looked up (a Redis service's blob store), for the client asking. */
-  useRemote(find: (id: string, client: string) => Promise<StoredResult | null>): void {
-    this.#remote = find;
-  }
-
-  /** Where ids named before their result is made are made (null: not one of its names). */
-  useMaker(make: (id: string) => Promise<StoredResult | null>): void {
-    this.#makers.push(make);
+  constructor(deps: ResultIdsDeps) {
+    this.#pool = deps.pool;
+    this.#budget = deps.budget;
+    this.#named = deps.named ?? null;
+    this.#stored = deps.stored ?? null;
   }
 
   /**
@@ -134,11 +141,9 @@ export class ResultIds {
       const local = ref.deref();
       if (local && this.#budget.holds(local)) return local;
     }
-    for (const make of this.#makers) {
-      const made = await make(id);
-      if (made) return made;
-    }
-    return this.#remote ? this.#remote(id, client) : null;
+    const made = this.#named ? await this.#named(id, client) : null;
+    if (made) return made;
+    return this.#stored ? this.#stored(id, client) : null;
   }
 
   /**

@@ -29,7 +29,7 @@ export class ResultService implements ResultSource {
   #asks = new RoomAsks();
   #publish: RoomEventSink;
   #idOf: (result: StoredResult) => Promise<string | undefined>;
-  #recall: ((roomId: string, key: string) => Promise<StoredResult | null>) | null = null;
+  #recall: ((roomId: string, key: string) => Promise<StoredResult | null>) | null;
 
   constructor(options: {
     cache: RoomCache<StoredResult>;
@@ -38,6 +38,11 @@ export class ResultService implements ResultSource {
     publish?: RoomEventSink;
     /** The result's id for the room's entry (serving/result-ids.ts); none when absent. */
     idOf?: (result: StoredResult) => Promise<string>;
+    /**
+     * Where a result kept for a slot and key is found when the cache has none (a lone host's data
+     * folder, after a restart): put back in the cache and served as a hit rather than computed.
+     */
+    recall?: ((roomId: string, key: string) => Promise<StoredResult | null>) | null;
   }) {
     this.#cache = options.cache;
     this.#invokers = options.invokers;
@@ -46,14 +51,7 @@ export class ResultService implements ResultSource {
     const idOf = options.idOf;
     // An id that cannot be worked out leaves the entry without one rather than failing it.
     this.#idOf = idOf ? (result) => idOf(result).catch(() => undefined) : async () => undefined;
-  }
-
-  /**
-   * Where a result kept for a slot and key is found when the cache has none (a lone host's data
-   * folder, after a restart): put back in the cache and served as a hit rather than computed.
-   */
-  useRecall(recall: (roomId: string, key: string) => Promise<StoredResult | null>): void {
-    this.#recall = recall;
+    this.#recall = options.recall ?? null;
   }
 
   get cache(): RoomCache<StoredResult> {

@@ -13,7 +13,7 @@ import type { FunctionRegistry } from '../registry/function-registry.ts';
 import { loadPluginBundles } from '../registry/manifest-loader.ts';
 import { noChange, type PluginVersions, type VersionChange } from './plugin-versions.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import type { VersionHome, VersionSharing } from './version-sharing.ts';
+import type { VersionHome } from './version-sharing.ts';
 
 /** What a reload found: the answer of `GET /api/specimens/reload`. */
 export type ReloadCounts = ReloadResponse;
@@ -24,10 +24,7 @@ export interface SourceDirs {
 }
 
 /** Where plugins are kept and how they are loaded. */
-export interface PluginHome extends VersionHome {
-  /** On a Redis service, the versions its hosts share (set when the host joins it), else null. */
-  sharing: VersionSharing | null;
-}
+export type PluginHome = VersionHome;
 
 /** Reads every bundle folder into the kept versions; returns the problem lines and what changed. */
 export async function reloadPlugins(pluginsDir: string, home: PluginHome): Promise<{ problems: string[]; change: VersionChange }> {

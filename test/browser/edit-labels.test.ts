@@ -21,7 +21,7 @@ import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { bearer, peopleDir } from '../people/people-helpers.ts';
 import { browserAndHost } from './browser-host.ts';
 import { DRAW_SCALE, openHeadsetPage, openPage, shot, waitForDrawn, type OpenedPage } from './browser-session.ts';
-import { aimAt, framesPass, pressPanel, pullTriggerAt, type Vec } from './vr-controller.ts';
+import { aimAt, framesPass, pressPanel, pullTriggerAt, raysParked, type Vec } from './vr-controller.ts';
 
 const people = await peopleDir(['ada', 'bob', 'cy']);
 const session = browserAndHost(['--data-dir', people.dir], DRAW_SCALE);
@@ -164,9 +164,12 @@ describe('editing labels together', () => {
 
     // The headset's hands are drawn on the pages: its controller is held below the segmentation, pointing down, whenever pictures are taken.
     const room3 = (point: Vec) => vr.page.evaluate((p) => window.vitrineVr!.inRoom(p as Vec), point);
+    let parkedRays: string[] | null = null;
     const park = async (): Promise<void> => {
       await aimAt(vr.page, await room3([16, -40, 40]), await room3([16, -200, 40]));
-      await a.page.waitForTimeout(1500);
+      const headset = (await vr.page.evaluate(() => window.vitrinePresence!.state().self))!;
+      parkedRays = await raysParked([a.page, b.page], headset, parkedRays);
+      expect(parkedRays, 'the parked ray drawn on both pages').not.toContain('null');
       await framesPass(vr.page, 3);
     };
     const everyone = async (count: number): Promise<void> => {

@@ -103,3 +103,32 @@ export async function pressPanel(
   }
   throw new Error(`${pulls} pulls of the trigger on ${what} did not land`);
 }
+
+/** Peer `id`'s ray as `page` draws it (the page's presence probe), as JSON: `null` when it draws none. */
+function rayDrawn(page: Page, id: string): Promise<string> {
+  return page.evaluate((peer) => JSON.stringify(window.vitrinePresence!.state().peers.find((p) => p.id === peer)?.pointer ?? null), id);
+}
+
+/**
+ * Peer `id`'s ray as each of `pages` draws it (JSON, `null` for none) once its controller is
+ * parked where it was parked before. The first time (`parked` null), the rays are read after a
+ * while given to the pose to reach the pages; every later time, each page is waited for until
+ * it draws the ray as it did then, and two frames after.
+ */
+export async function raysParked(pages: Page[], id: string, parked: string[] | null): Promise<string[]> {
+  if (parked === null) {
+    await pages[0]!.waitForTimeout(1500);
+    return Promise.all(pages.map((page) => rayDrawn(page, id)));
+  }
+  await Promise.all(
+    pages.map(async (page, k) => {
+      await page.waitForFunction(
+        ([peer, want]) => JSON.stringify(window.vitrinePresence!.state().peers.find((p) => p.id === peer)?.pointer ?? null) === want,
+        [id, parked[k]!] as const,
+        { timeout: STATE_WAIT_MS },
+      );
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    }),
+  );
+  return parked;
+}

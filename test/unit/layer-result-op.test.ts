@@ -1,7 +1,8 @@
 /**
  * Setting a layer's result: the same result told again without its provenance or levels (as
  * the room's entry may tell it) keeps what the layer has, in either order; a new result
- * replaces it; a stale or failed mark goes.
+ * replaces it; a stale or failed mark goes; an edited labels layer's version is replaced neither
+ * by an older version nor by its base computed again.
  */
 import { describe, expect, it } from 'vitest';
 import { setLayerResult, setLayerStale } from '../../core/scenes/scene-ops.ts';
@@ -35,5 +36,22 @@ describe('a layer result set', () => {
     expect(failed.layers[0]).not.toHaveProperty('stale');
     expect(setLayerStale('l', source, { code: 'SPC_ERR_REMOTE_UNAVAILABLE', detail: 'down' })(failed)).toBeNull();
     expect(setLayerResult('l', source, made)(failed)?.layers[0]).not.toHaveProperty('failed');
+  });
+
+  it("keeps an edited version against an older one and against its base computed again", () => {
+    const base: LayerResult = { ...made, type: 'volume' };
+    const version = (id: string, edits: number[]): LayerResult => ({
+      result_id: id,
+      type: 'volume',
+      data_url: '/v',
+      provenance: { ...provenance, base_result: base.result_id, edits },
+    });
+    const [one, two] = [version('d'.repeat(64), [3]), version('e'.repeat(64), [3, 4])];
+    expect(setLayerResult('l', source, base)(scene(two))).toBeNull();
+    expect(setLayerResult('l', source, one)(scene(two))).toBeNull();
+    expect(setLayerResult('l', source, two)(scene(one))?.layers[0]?.result).toEqual(two);
+    // Another result (new parameters computed) replaces the version.
+    const other = { ...base, result_id: 'f'.repeat(64) };
+    expect(setLayerResult('l', source, other)(scene(two))?.layers[0]?.result).toEqual(other);
   });
 });

@@ -21,25 +21,21 @@ import { createHostError } from '../../errors.ts';
 import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
 import type { SceneStore } from '../../scenes/scene-store.ts';
 import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts';
-import { obtainLayerResult, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
-import { isLabelDType } from '../../results/label-fields.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
-import type { SceneLayer } from '../../wire/scene-types.ts';
 import { checkEdit } from '../check-edit.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
-import { LayerEdits } from '../layer-edits.ts';
-import { tableFields, tablesOf } from '../label-tables.ts';
-import { LabelVolume, type LabelArray, type LabelDtype } from '../label-volume.ts';
+import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
 import type { VersionRegionRunner } from '../version-region.ts';
-import { ChunkDigests } from '../version-name.ts';
+import type { LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import { EditsAhead } from './edits-ahead.ts';
+import { LoadedLayers } from './loaded-layers.ts';
 import { LayerVersions, type DerivedVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 import { VersionRegions } from './version-regions.ts';
 import type { LabelIndex } from '../../labels/label-index.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
-
 
 /** A page of a layer's edits, as the log pages. */
 export interface EditPage {
@@ -65,32 +61,30 @@ export interface EditingDeps {
   labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
 }
 
+/** What the store keeps of a planned edit. */
+const draftOf = ({ edit, segments, voxels, box }: PlannedEdit) => ({ edit, segments, voxels, box });
+
 /** Edits a host retries planning while other hosts keep coming first. */
 const ATTEMPTS = 100;
 /** Edits in one page of the list, at most. */
 const MAX_PAGE = 10_000;
 
-/** The shape of a labels volume as z, y, x: time and channel axes of one step only. */
-function gridOf(volume: StoredVolume): [number, number, number] | null {
-  const shape = [...volume.shape];
-  while (shape.length > 3 && shape[0] === 1) shape.shift();
-  while (shape.length < 3) shape.unshift(1);
-  return shape.length === 3 ? (shape as [number, number, number]) : null;
-}
-
 export class LabelsEditing {
   #deps: EditingDeps;
-  #layers = new Map<string, Promise<LoadedLayer>>();
+  #loaded: LoadedLayers;
   /** Each layer's work, one at a time. */
   #turns = new Map<string, Promise<unknown>>();
   #versions: LayerVersions;
   #regions: VersionRegions;
   #shown: ShownVersions;
+  /** Edits applied ahead of their records, being kept in order. */
+  #ahead = new EditsAhead();
   /** Layers whose carried edits are being made again: their versions are named once, at the end. */
   #replaying = new Set<string>();
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
+    this.#loaded = new LoadedLayers(deps.scenes, deps.sources);
     this.#regions = new VersionRegions({
       inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
       read: deps.assemble,
@@ -117,49 +111,15 @@ export class LabelsEditing {
     return run;
   }
 
-  /** The room's layer, a labels layer with a result. @throws 404 unknown layer, 409 not labels */
-  async #layerOf(roomId: string, layerId: string): Promise<SceneLayer> {
-    const scene = await this.#deps.scenes.scene(roomId);
-    const layer = scene.layers.find((l) => l.id === layerId);
-    if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
-    if (layer.kind !== 'labels') throw createHostError('SPC_ERR_EDIT_NOT_LABELS', layerId, layer.kind);
-    return layer;
-  }
-
-  async #baseOf(roomId: string, layer: SceneLayer): Promise<StoredVolume> {
-    const { sources } = this.#deps;
-    // A layer showing an edited version names its base in its provenance.
-    const baseId = editedFrom(layer.result?.provenance)?.base_result ?? layer.result?.result_id;
-    const held = baseId ? await sources.resultIds.find(baseId) : null;
-    const result = held ?? (await obtainLayerResult(sources, await this.#deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
-    if (result.type !== 'volume' || !isLabelDType(result.dtype) || !gridOf(result))
-      throw createHostError('SPC_ERR_EDIT_NOT_LABELS', layer.id, `${result.type} (not a uint8, uint16 or uint32 segmentation of one step)`);
-    return result;
-  }
-
   async #load(roomId: string, layerId: string): Promise<LoadedLayer> {
-    const key = JSON.stringify([roomId, layerId]);
-    let loading = this.#layers.get(key);
-    if (!loading) {
-      loading = (async () => {
-        const base = await this.#baseOf(roomId, await this.#layerOf(roomId, layerId));
-        const volume = new LabelVolume(base.data as LabelArray, gridOf(base)!, base.dtype as LabelDtype);
-        const tables = tablesOf(base.label_names, base.label_colors);
-        const baseId = this.#deps.sources.resultIds.of(base);
-        baseId.catch(() => {});
-        const baseTables = JSON.stringify(tableFields(tables, base));
-        return { base, edits: new LayerEdits(volume, tables), baseId, baseTables, digests: new ChunkDigests(volume) };
-      })();
-      this.#layers.set(key, loading);
-      loading.catch(() => this.#layers.get(key) === loading && this.#layers.delete(key));
-    } else await this.#layerOf(roomId, layerId);
-    const loaded = await loading;
+    const loaded = await this.#loaded.load(roomId, layerId);
     await this.#catchUp(roomId, layerId, loaded.edits);
     return loaded;
   }
 
-  /** Applies the edits kept since the layer's version here (by this host's earlier runs, or another host's). */
+  /** Applies the edits kept since the layer's version here (by this host's earlier runs, or another host's); never while edits are ahead. */
   async #catchUp(roomId: string, layerId: string, edits: LayerEdits): Promise<void> {
+    if (edits.version !== edits.keptVersion) return;
     for (const record of await this.#deps.store.after(roomId, layerId, edits.version)) {
       if (record.version !== edits.version + 1) continue;
       edits.apply(edits.plan(record.edit), record);
@@ -168,37 +128,65 @@ export class LabelsEditing {
 
   /** Makes `body` (a client's edit) the layer's next edit. With `ifMatch`, only while the layer is at that version (else 412). */
   edit(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<EditAnswer> {
-    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
-      const { edits } = await this.#load(roomId, layerId);
-      const edit = checkEdit(body, { shape: edits.volume.shape, dtype: edits.volume.dtype });
-      return this.#keep(roomId, layerId, edits, edit, ifMatch);
-    });
+    return this.#keep(roomId, layerId, (edits) => checkEdit(body, { shape: edits.volume.shape, dtype: edits.volume.dtype }), ifMatch);
   }
 
   /** Undoes (or redoes) edit `seq` as a new edit. */
   reverse(roomId: string, layerId: string, op: 'undo' | 'redo', seq: number, ifMatch?: number): Promise<EditAnswer> {
-    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
-      const { edits } = await this.#load(roomId, layerId);
-      return this.#keep(roomId, layerId, edits, { op, seq }, ifMatch);
-    });
+    return this.#keep(roomId, layerId, () => ({ op, seq }), ifMatch);
   }
 
-  async #keep(roomId: string, layerId: string, edits: LayerEdits, edit: LabelEdit, ifMatch: number | undefined): Promise<EditAnswer> {
+  /**
+   * Keeps the edit `asked` makes of the layer: planned in the layer's turn, then kept in the
+   * store, planned again (on the layer with the other host's edits) while another host keeps
+   * coming first. A merge, split, paint or names edit with no `ifMatch` is applied ahead of its
+   * record, and the turn goes on to the next edit while the record is kept; the others wait for
+   * every edit ahead and are kept within the turn.
+   */
+  async #keep(roomId: string, layerId: string, asked: (edits: LayerEdits) => LabelEdit, ifMatch: number | undefined): Promise<EditAnswer> {
+    const key = JSON.stringify([roomId, layerId]);
+    let plannedOn = 0;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      if (ifMatch !== undefined && ifMatch !== edits.version) throw createHostError('SPC_ERR_EDIT_STALE', String(ifMatch), String(edits.version));
-      const planned = edits.plan(edit);
-      const { segments, voxels, box } = planned;
-      const record = await this.#deps.store.append(roomId, layerId, edits.version, { edit, segments, voxels, box });
-      if (!record) {
-        // Another host kept an edit first: take it in and plan again on top of it.
-        await this.#catchUp(roomId, layerId, edits);
-        continue;
-      }
-      edits.apply(planned, record);
-      if (!this.#replaying.has(JSON.stringify([roomId, layerId]))) this.#shown.changed(roomId, layerId);
+      const step = await this.#inTurn(key, async () => {
+        let { edits } = await this.#load(roomId, layerId);
+        const edit = asked(edits);
+        const ahead = ifMatch === undefined && edit.op !== 'undo' && edit.op !== 'redo';
+        if (!ahead && edits.version !== edits.keptVersion) {
+          await this.#ahead.settled(key);
+          ({ edits } = await this.#load(roomId, layerId));
+        }
+        const on = (plannedOn = edits.version);
+        if (ifMatch !== undefined && ifMatch !== edits.version) throw createHostError('SPC_ERR_EDIT_STALE', String(ifMatch), String(edits.version));
+        const planned = edits.plan(edit);
+        // Ahead: its record is kept after the turn ends (awaited below); else within the turn.
+        const append = () => this.#deps.store.append(roomId, layerId, on, draftOf(planned));
+        const changed = () => this.#changed(roomId, layerId);
+        const kept = ahead ? this.#ahead.keep(key, edits, planned, append, changed) : await this.#keepNow(roomId, layerId, edits, planned);
+        return { planned, kept };
+      });
+      const record = await step.kept;
+      if (!record) continue;
+      const { segments, voxels, box } = step.planned;
       return { seq: record.seq, version: record.version, by: record.by, segments, voxels, box };
     }
-    throw createHostError('SPC_ERR_EDIT_STALE', String(edits.version), 'a newer one: other writers kept coming first');
+    throw createHostError('SPC_ERR_EDIT_STALE', String(plannedOn), 'a newer one: other writers kept coming first');
+  }
+
+  /** Keeps `planned` at the layer's version, in the turn; null when another host came first (its edits are read in). */
+  async #keepNow(roomId: string, layerId: string, edits: LayerEdits, planned: PlannedEdit): Promise<EditRecord | null> {
+    const record = await this.#deps.store.append(roomId, layerId, edits.version, draftOf(planned));
+    if (!record) {
+      await this.#catchUp(roomId, layerId, edits);
+      return null;
+    }
+    edits.apply(planned, record);
+    this.#changed(roomId, layerId);
+    return record;
+  }
+
+  /** The layer has a new version kept: named as its result (not while carried edits are made again). */
+  #changed(roomId: string, layerId: string): void {
+    if (!this.#replaying.has(JSON.stringify([roomId, layerId]))) this.#shown.changed(roomId, layerId);
   }
 
   /** The layer's edits after log seq `since`, at most `limit`. */
@@ -288,8 +276,9 @@ export class LabelsEditing {
   }
 
   #versionAsked({ edits }: LoadedLayer, version: number | undefined): number {
-    const at = version ?? edits.version;
-    if (!Number.isInteger(at) || at < 0 || at > edits.version) throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(edits.version));
+    const at = version ?? edits.keptVersion;
+    const kept = edits.keptVersion;
+    if (!Number.isInteger(at) || at < 0 || at > kept) throw createHostError('SPC_ERR_EDIT_VERSION_NOT_FOUND', String(version), String(kept));
     return at;
   }
 

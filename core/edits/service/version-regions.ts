@@ -57,8 +57,9 @@ function clipped(edits: LayerEdits, at: number, id: number, boxes: readonly Inde
     const box = edits.volume.chunkBox(key);
     return { from: box.slice(0, 3), to: box.slice(3) };
   });
+  // Edits ahead of their records count too: the volume holds their voxels.
   for (let k = at + 1; k <= edits.version; k++) {
-    const { segments, box } = edits.recordAt(k)!;
+    const { segments, box } = edits.summaryAt(k)!;
     if (box && (segments.changed.includes(id) || segments.new.includes(id))) places.push(box);
   }
   const out: IndexBox[] = [];

@@ -37,7 +37,12 @@ import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.
 import { meshGroup } from '../../zarr/mesh-group.ts';
 import { mayReadOneOf } from '../../people/specimen-access.ts';
 
-type MeshesContext = Pick<HostContext, 'resultIds'> & { meshes: MeshLods; options: Pick<HostContext['options'], 'envelopeMediaType'> };
+type MeshesContext = Pick<HostContext, 'resultIds'> & {
+  meshes: MeshLods;
+  /** An edited layer's versions, as their ids name them. */
+  editing: Pick<HostContext['editing'], 'regionsNamed'>;
+  options: Pick<HostContext['options'], 'envelopeMediaType'>;
+};
 
 /** The numbers a key may name, each with the digits it may have and what it is. */
 const NUMBERS = {
@@ -216,7 +221,7 @@ async function keyAsked(ctx: MeshesContext, path: string, request: FastifyReques
   const id = inStore ? params.id!.slice(0, -'.zarr'.length) : params.id!;
   const key = path === '*' ? params['*']! : path.replace(/:([a-z]+)/g, (_, name: string) => params[name]!);
   // An edited layer's version is read by region, its voxels never made whole for its surfaces.
-  const regions = isResultId(id) ? await ctx.meshes.regionsNamed(id) : null;
+  const regions = isResultId(id) ? await ctx.editing.regionsNamed(id) : null;
   const result = regions ? ((await mayReadOneOf(regions.rooms)) ? regions : null) : isResultId(id) ? await ctx.resultIds.findReadable(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   const subject = await ctx.meshes.subject(result, id, client);
