@@ -5,8 +5,10 @@
  * by the volume. Voxels are named by their flat index in C order (z, y, x) of level 0. Beside the
  * voxels it keeps each segment's place (segment-places.ts). It hands out frozen views of itself
  * (`freeze`): the base and the changed chunks as they are, all in shared memory, which a worker
- * thread assembles into a whole version while edits go on here. A chunk a view holds is never
- * written again: the next edit into it writes a copy, so a view stays the version it was taken at.
+ * thread assembles into a whole version while edits go on here; or of the part some boxes meet
+ * (`freezeBoxes`), which a worker thread reads boxes of a version from. A chunk a view holds is
+ * never written again: the next edit into it writes a copy, so a view stays the version it was
+ * taken at.
  */
 import { SegmentPlaces } from './segment-places.ts';
 
@@ -266,30 +268,28 @@ export class LabelVolume {
   }
 
   /**
-   * The voxels of the box from `from` to `to` (z, y, x; `to` exclusive) as they are now, in C
-   * order over the box, each row read from where its chunk is held (the base or its own copy).
+   * The part of the volume the boxes meet (each `from`..`to`, z, y, x, `to` exclusive), frozen: the
+   * base and, of the chunks a box meets, those an edit wrote, marked frozen so the next edit into
+   * one writes a copy. What boxes of a version are read from on a thread (version-region.ts).
    */
-  readBox(from: readonly number[], to: readonly number[]): LabelArray {
-    const [z0, y0, x0] = from as [number, number, number];
-    const [dz, dy, dx] = [to[0]! - z0, to[1]! - y0, to[2]! - x0];
-    // In shared memory: a region goes to a worker thread (a surface, a label entry) by reference, not copied.
-    const out = sharedLabels(this.dtype, dz * dy * dx);
-    const [, ny, nx] = this.shape;
+  freezeBoxes(boxes: readonly { from: readonly number[]; to: readonly number[] }[]): FrozenVolume {
     const c = this.chunk;
-    for (let z = z0; z < z0 + dz; z++)
-      for (let y = y0; y < y0 + dy; y++) {
-        const at = ((z - z0) * dy + (y - y0)) * dx - x0;
-        // A row crosses chunks along x: each stretch read from its chunk's own copy, else the base.
-        for (let x = x0; x < x0 + dx; ) {
-          const end = Math.min(x0 + dx, (Math.floor(x / c) + 1) * c);
-          const own = this.#own.get(this.chunkOf(z, y, x));
-          const held = own ?? this.#base;
-          const start = (own ? this.#inChunk(z, y, x) : (z * ny + y) * nx + x) - x;
-          // Copied voxel by voxel: a stretch is at most a chunk wide, too short for a view and a bulk copy to pay.
-          for (; x < end; x++) out[at + x] = held[start + x]!;
-        }
-      }
-    return out;
+    const [, gy, gx] = this.grid;
+    const chunks = new Map<number, LabelArray>();
+    for (const { from, to } of this.#own.size > 0 ? boxes : []) {
+      const first = [0, 1, 2].map((a) => Math.floor(from[a]! / c));
+      const last = [0, 1, 2].map((a) => (to[a]! > from[a]! ? Math.floor((to[a]! - 1) / c) : first[a]! - 1));
+      for (let zc = first[0]!; zc <= last[0]!; zc++)
+        for (let yc = first[1]!; yc <= last[1]!; yc++)
+          for (let xc = first[2]!; xc <= last[2]!; xc++) {
+            const key = (zc * gy + yc) * gx + xc;
+            const own = this.#own.get(key);
+            if (!own) continue;
+            this.#frozen.add(key);
+            chunks.set(key, own);
+          }
+    }
+    return { base: this.#base, shape: this.shape, dtype: this.dtype, chunk: c, chunks };
   }
 
   /** The volume as it is now, frozen: what a version is assembled from (version-voxels.ts). */

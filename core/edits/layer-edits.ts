@@ -28,7 +28,7 @@ import { paintOp } from './paint-op.ts';
 import { splitOp } from './split-op.ts';
 import { overlaps, reversed, type EditChanges } from './voxel-changes.ts';
 import type { VersionVoxelsTask, WriteBack } from './version-voxels.ts';
-import { versionRegion, type VoxelRegion } from './version-region.ts';
+import { regionTask, type BoxAsked, type VersionRegionTask } from './version-region.ts';
 
 /** An edit applied: its record (absent while it is ahead), what it changed, and (an original) the undo or redo that last undid it. */
 interface Applied {
@@ -225,9 +225,13 @@ export class LayerEdits {
     return this.#applied.slice(version).map(({ changes: { index, before, box } }) => ({ index, before, box }));
   }
 
-  /** The box `from`..`to` (z, y, x; `to` exclusive) of version `version`, read now without making the version whole. */
-  regionAt(version: number, from: readonly number[], to: readonly number[]): VoxelRegion {
-    return versionRegion(this.volume, this.laterWrites(version), from, to);
+  /**
+   * What reading boxes (each `from`..`to`, z, y, x, `to` exclusive) of version `version` needs,
+   * taken now (the chunks they meet frozen, the later edits that wrote in them), to be read on
+   * a thread without making the version whole.
+   */
+  regionTask(version: number, boxes: readonly BoxAsked[]): VersionRegionTask {
+    return regionTask(this.volume, this.laterWrites(version), boxes);
   }
 
   /** The tables at `version`. */

@@ -1,12 +1,15 @@
 /**
  * @module version-region
- * A box of a version of a labels layer, without the version made whole: the box's voxels as
- * the volume holds them now (each row from its chunk's own copy or the base), then the voxels
- * of every later edit that fall inside the box written back to what they held before, newest
- * first. What a changed segment's surface and label entry are made from: the bytes of a box,
- * not of the volume. Read in the layer's turn, as the volume does not change under it.
+ * Boxes of a version of a labels layer, without the version made whole, read off the event loop:
+ * what a changed segment's surface and label entry are made from. In the layer's turn only what
+ * the box needs is taken ({@link regionTask}): the chunks it meets as the volume holds them now,
+ * by reference (marked frozen there, so the next edit into one writes a copy and this view stays
+ * the version it was taken at), and the write-backs of the later edits whose box meets it. An
+ * encode thread then reads the box from that view (each row from its chunk's copy, else the
+ * base, which is never written) and writes every later edit's voxels inside it back to what
+ * they held, newest first ({@link regionVoxels}), into shared memory handed back by reference.
  */
-import type { LabelArray, LabelVolume } from './label-volume.ts';
+import { sharedLabels, type FrozenVolume, type LabelArray, type LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
 import type { VoxelBox } from '../wire/edit-types.ts';
 
@@ -17,6 +20,39 @@ export interface VoxelRegion {
   shape: [number, number, number];
 }
 
+/** A box of voxels: its first voxel (z, y, x) and its end (exclusive). */
+export interface RegionBox {
+  from: [number, number, number];
+  to: [number, number, number];
+}
+
+/** A box as asked: its first voxel (z, y, x) and its end (exclusive). */
+export type BoxAsked = { from: readonly number[]; to: readonly number[] };
+
+/** Read boxes of a version on a worker thread. */
+export interface VersionRegionTask {
+  op: 'labelsRegion';
+  /** The volume's base and the chunks the boxes meet, frozen. */
+  volume: FrozenVolume;
+  /** The later edits whose box meets one of the boxes, oldest first. */
+  later: WriteBack[];
+  boxes: RegionBox[];
+}
+
+/** Runs a {@link VersionRegionTask} off the event loop (the encode pool): the boxes' voxels one after the other. */
+export type VersionRegionRunner = (task: VersionRegionTask) => Promise<LabelArray>;
+
+/** The voxels of each box, cut from what a {@link VersionRegionTask} answers (views of the same shared memory). */
+export function regionsOf(task: VersionRegionTask, data: LabelArray): VoxelRegion[] {
+  let at = 0;
+  return task.boxes.map(({ from, to }) => {
+    const shape: [number, number, number] = [to[0] - from[0], to[1] - from[1], to[2] - from[2]];
+    const size = shape[0] * shape[1] * shape[2];
+    at += size;
+    return { data: data.subarray(at - size, at), from, shape };
+  });
+}
+
 /** Whether a box of voxels meets the box `from`..`to` (`to` exclusive on both). */
 function meets(box: VoxelBox, from: readonly number[], to: readonly number[]): boolean {
   for (let a = 0; a < 3; a++) if (box.to[a]! <= from[a]! || to[a]! <= box.from[a]!) return false;
@@ -24,19 +60,56 @@ function meets(box: VoxelBox, from: readonly number[], to: readonly number[]): b
 }
 
 /**
- * The box `from`..`to` (z, y, x; `to` exclusive) of the version whose later edits are `later`
- * (oldest first, as LayerEdits.laterWrites gives them).
+ * What reading the boxes `boxes` (each `from`..`to`, z, y, x, `to` exclusive, none empty) of the
+ * version whose later edits are `later` (oldest first, as LayerEdits.laterWrites gives them)
+ * needs, taken now: cheap (the chunks by reference, the edits that wrote elsewhere left out), so
+ * it fits in the layer's turn. Boxes read together cost one trip to a thread.
  */
-export function versionRegion(volume: LabelVolume, later: readonly WriteBack[], from: readonly number[], to: readonly number[]): VoxelRegion {
-  const [z0, y0, x0] = from as [number, number, number];
-  const shape: [number, number, number] = [to[0]! - z0, to[1]! - y0, to[2]! - x0];
-  const data = volume.readBox(from, to);
+export function regionTask(volume: LabelVolume, later: readonly WriteBack[], boxes: readonly BoxAsked[]): VersionRegionTask {
+  const taken: RegionBox[] = boxes.map(({ from, to }) => ({ from: [from[0]!, from[1]!, from[2]!], to: [to[0]!, to[1]!, to[2]!] }));
+  // An edit whose voxels all lie outside every box wrote nothing in them.
+  const meeting = later.filter((write) => !write.box || taken.some(({ from, to }) => meets(write.box!, from, to)));
+  return { op: 'labelsRegion', volume: volume.freezeBoxes(taken), later: meeting, boxes: taken };
+}
+
+/** The voxels of a {@link VersionRegionTask}'s boxes at its version, each in C order over its box, one after the other, in shared memory. */
+export function regionVoxels(task: VersionRegionTask): LabelArray {
+  const sizes = task.boxes.map(({ from, to }) => [0, 1, 2].reduce((n, a) => n * Math.max(0, to[a]! - from[a]!), 1));
+  const data = sharedLabels(task.volume.dtype, sizes.reduce((n, size) => n + size, 0));
+  let at = 0;
+  for (const [k, box] of task.boxes.entries()) {
+    readBox(task, box, data.subarray(at, at + sizes[k]!));
+    at += sizes[k]!;
+  }
+  return data;
+}
+
+/** One box of the task's version into `data`. */
+function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray): void {
+  const { volume } = task;
+  const [z0, y0, x0] = box.from;
+  const [dz, dy, dx] = [box.to[0] - z0, box.to[1] - y0, box.to[2] - x0];
+  if (data.length === 0) return;
+  const { base, chunks, chunk: c } = volume;
   const [, ny, nx] = volume.shape;
-  const [dz, dy, dx] = shape;
-  for (let k = later.length - 1; k >= 0; k--) {
-    const { index, before, box } = later[k]!;
-    // An edit whose voxels all lie outside the box wrote nothing in it.
-    if (box && !meets(box, from, to)) continue;
+  const [gy, gx] = [Math.ceil(ny / c), Math.ceil(nx / c)];
+  for (let z = z0; z < z0 + dz; z++)
+    for (let y = y0; y < y0 + dy; y++) {
+      const at = ((z - z0) * dy + (y - y0)) * dx - x0;
+      const rowKey = (Math.floor(z / c) * gy + Math.floor(y / c)) * gx;
+      const inChunk = ((z % c) * c + (y % c)) * c;
+      // A row crosses chunks along x: each stretch read from its chunk's own copy, else the base.
+      for (let x = x0; x < x0 + dx; ) {
+        const end = Math.min(x0 + dx, (Math.floor(x / c) + 1) * c);
+        const own = chunks.get(rowKey + Math.floor(x / c));
+        const held = own ?? base;
+        const start = (own ? inChunk + (x % c) : (z * ny + y) * nx + x) - x;
+        for (; x < end; x++) data[at + x] = held[start + x]!;
+      }
+    }
+  for (let k = task.later.length - 1; k >= 0; k--) {
+    const { index, before, box: written } = task.later[k]!;
+    if (written && !meets(written, box.from, box.to)) continue;
     for (let j = 0; j < index.length; j++) {
       const i = index[j]!;
       const x = (i % nx) - x0;
@@ -45,5 +118,4 @@ export function versionRegion(volume: LabelVolume, later: readonly WriteBack[], 
       if (z >= 0 && z < dz && y >= 0 && y < dy && x >= 0 && x < dx) data[(z * dy + y) * dx + x] = before[j]!;
     }
   }
-  return { data, from: [z0, y0, x0], shape };
 }

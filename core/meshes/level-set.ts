@@ -48,6 +48,24 @@ export interface SegmentLods extends LevelSetTable {
   packed: Uint8Array;
 }
 
+/**
+ * A set's coarsest level, ready before its finer ones are encoded: the set's table, how many
+ * fragments each level has, and the coarsest level's fragments (offsets into its own files).
+ * What a viewer draws first of a segment (its sidecar and coarsest GLBs) is answered from it with
+ * the bytes the finished set answers.
+ */
+export interface CoarsestLevel extends LevelSetTable {
+  /** Fragments of each level. */
+  counts: number[];
+  /** The coarsest level's fragments, their offsets into `draco` and `glb`. */
+  fragments: FragmentEntry[];
+  draco: Uint8Array;
+  glb: Uint8Array;
+}
+
+/** What a viewer's first documents and fragments are read from: a finished set, or its coarsest level alone. */
+export type ShownLevels = SegmentLods | CoarsestLevel;
+
 /** Magic, format, table bytes, fragments, then the three files' bytes: uint32 each. */
 const HEAD_WORDS = 8;
 const MAGIC = 0x5354_4c56; // "VLTS" little-endian

@@ -69,23 +69,32 @@ export interface LevelOut {
   scale: number;
 }
 
-/** A level cut into fragments, each encoded both ways; `keep` (a cell) drops the fragments of cells it refuses. */
-export async function cutLevel(mesh: LevelMesh, plan: LodPlan, level: number, transform: readonly number[], keep?: (cell: readonly number[]) => boolean) {
-  const made: (Fragment | null)[] = levelFragments(mesh.vertices, smoothNormals(mesh.vertices, mesh.indices), mesh.indices, plan, level);
+/** A level cut into its fragments, not yet encoded; `keep` (a cell) drops the fragments of cells it refuses. */
+export function cutFragments(mesh: LevelMesh, plan: LodPlan, level: number, keep?: (cell: readonly number[]) => boolean) {
+  const made = levelFragments(mesh.vertices, smoothNormals(mesh.vertices, mesh.indices), mesh.indices, plan, level);
+  const fragments: (Fragment | null)[] = keep ? made.filter((fragment) => keep(fragment.cell)) : made;
+  const triangles = fragments.reduce((n, fragment) => n + fragment!.indices.length / 3, 0);
+  return { fragments, triangles };
+}
+
+/** A level's fragments (Z-curve order), each encoded both ways and let go as it is. */
+export async function encodeFragments(fragments: (Fragment | null)[], plan: LodPlan, level: number, transform: readonly number[]): Promise<EncodedFragment[]> {
   const encoded: EncodedFragment[] = [];
-  let triangles = 0;
-  for (let i = 0; i < made.length; i++) {
-    const fragment = made[i]!;
-    made[i] = null;
-    if (keep && !keep(fragment.cell)) continue;
+  for (let i = 0; i < fragments.length; i++) {
+    const fragment = fragments[i]!;
+    fragments[i] = null;
     const place = placement(plan, transform, level, fragment.cell);
-    const count = fragment.indices.length / 3;
     const draco = await encodeDracoFragment(fragment);
     const glb = await encodeFragmentGlb(fragment, place);
-    encoded.push({ cell: fragment.cell, triangles: count, box: boxOf(fragment, place), draco, glb });
-    triangles += count;
+    encoded.push({ cell: fragment.cell, triangles: fragment.indices.length / 3, box: boxOf(fragment, place), draco, glb });
   }
-  return { encoded, triangles };
+  return encoded;
+}
+
+/** A level cut into fragments, each encoded both ways; `keep` (a cell) drops the fragments of cells it refuses. */
+export async function cutLevel(mesh: LevelMesh, plan: LodPlan, level: number, transform: readonly number[], keep?: (cell: readonly number[]) => boolean) {
+  const { fragments, triangles } = cutFragments(mesh, plan, level, keep);
+  return { encoded: await encodeFragments(fragments, plan, level, transform), triangles };
 }
 
 /** Within this of a quarter of the level below, a level is taken as it is. */
@@ -96,11 +105,11 @@ const QUARTER_SLACK = 1.25;
  * triangles: `inflation`, as the level below was), it holds about a quarter of `below`
  * triangles; simplified once more from the same mesh when the cut added more than foreseen.
  */
-export async function coarser<M extends LevelMesh>(
+export async function coarser<M extends LevelMesh, C extends { triangles: number }>(
   mesh: M,
   below: number,
   inflation: number,
-  cutAt: (mesh: M) => ReturnType<typeof cutLevel>,
+  cutAt: (mesh: M) => Promise<C>,
   simplify: (mesh: M, maxTriangles: number) => Promise<M>,
 ) {
   const aim = below / 4;

@@ -11,7 +11,7 @@
  */
 import { QUANTIZATION_BITS } from './lod-plan.ts';
 import type { LodSubject } from './lod-subjects.ts';
-import type { SegmentLods } from './level-set.ts';
+import type { ShownLevels } from './level-set.ts';
 
 /** Neuroglancer's `info` of the mesh source. */
 export function meshInfo(subject: LodSubject): object {
@@ -43,7 +43,7 @@ export function segmentList(subject: LodSubject): object {
 }
 
 /** Fragment entries of `level` (each with its place in its level) as the sidecars list them. */
-function fragmentsOf(segment: number, lods: SegmentLods, level: number): object[] {
+function fragmentsOf(segment: number, lods: ShownLevels, level: number): object[] {
   return lods.fragments
     .filter((fragment) => fragment.level === level)
     .map((fragment, index) => ({
@@ -62,9 +62,13 @@ function fragmentsOf(segment: number, lods: SegmentLods, level: number): object[
  * fragments of its coarsest level, what a viewer draws first; each finer level's fragments
  * are `{segment}/{level}.json`.
  */
-export function segmentSidecar(segment: number, lods: SegmentLods): object {
-  const counts = new Array<number>(lods.levels).fill(0);
-  for (const fragment of lods.fragments) counts[fragment.level]!++;
+export function segmentSidecar(segment: number, lods: ShownLevels): object {
+  let counts: number[];
+  if ('counts' in lods) counts = lods.counts;
+  else {
+    counts = new Array<number>(lods.levels).fill(0);
+    for (const fragment of lods.fragments) counts[fragment.level]!++;
+  }
   return {
     segment,
     levels: lods.levels,
@@ -79,12 +83,12 @@ export function segmentSidecar(segment: number, lods: SegmentLods): object {
 }
 
 /** `{segment}/{level}.json`: one level's fragments; null past the segment's levels. */
-export function levelSidecar(segment: number, lods: SegmentLods, level: number): object | null {
+export function levelSidecar(segment: number, lods: ShownLevels, level: number): object | null {
   return level < lods.levels ? { segment, level, fragments: fragmentsOf(segment, lods, level) } : null;
 }
 
 /** A coarse bundle (the wire says its layout): `sets` are its segments' level sets, in the list's order. */
-export function coarseBundle(sets: readonly { segment: number; lods: SegmentLods }[]): Uint8Array[] {
+export function coarseBundle(sets: readonly { segment: number; lods: ShownLevels }[]): Uint8Array[] {
   const json = Buffer.from(JSON.stringify(sets.map(({ segment, lods }) => segmentSidecar(segment, lods))));
   const head = Buffer.alloc(4);
   head.writeUInt32LE(json.byteLength);

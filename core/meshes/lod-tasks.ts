@@ -4,6 +4,7 @@
  * cache reaches the thread: the worker pool implements the runner (workers/task-pool.ts), so
  * the transport depends on this folder's shapes and never the other way round.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { SegmentLods } from './level-set.ts';
 import type { LevelPart } from './assemble-level.ts';
@@ -23,6 +24,8 @@ export type LodTaskSource =
 export interface MeshLodsTask {
   op: 'meshLods';
   source: LodTaskSource;
+  /** Where the set's coarsest level is posted as soon as it is encoded, before the finer levels (moved to the thread). */
+  port?: MessagePort;
 }
 
 /** One level of level sets assembled into one mesh (assemble-level.ts). */

@@ -13,7 +13,9 @@
  * segmentation's new version shares the sets of every segment its edits left alone with the
  * version it was made from (level-set-lineage.ts): only the changed segments are built, each
  * from the box it lies in, read from the layer's chunks (region-labels.ts): a version's voxels
- * are never made whole for its surfaces.
+ * are never made whole for its surfaces. Such a set's coarsest level is told by its thread before
+ * the finer levels are encoded, and what a viewer reads first of the segment (its sidecar, the
+ * coarsest level's fragments) is answered from it meanwhile, with the finished set's bytes.
  */
 import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
@@ -23,7 +25,8 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { hasMeshLevels, meshLevelsOf } from './has-levels.ts';
 import type { MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
-import type { SegmentLods } from './level-set.ts';
+import type { SegmentLods, ShownLevels } from './level-set.ts';
+import { CoarsestLevels, coarsestPort, type TellCoarsest } from './coarsest-levels.ts';
 import { levelSetName, type KeptLevelSets } from './kept-level-sets.ts';
 import type { LevelPart } from './assemble-level.ts';
 import { labelColour } from '../wire/label-colors.ts';
@@ -34,14 +37,12 @@ import { isRegionLabels, type RegionLabels } from './region-labels.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
-
 /**
  * The share of `--cache-max-bytes` one level-set build may hold: the host keeps within 1.5 times
  * the cache (and its own 300 MiB), the cache itself taking up to once, so a build gets the half
  * beyond it.
  */
 export const BUILD_SHARE = 0.5;
-
 
 /** What the sets are made with: the encode threads, their turns, the budget, a volume's label index, where sets are kept. */
 export interface MeshLodsDeps {
@@ -61,12 +62,12 @@ export interface MeshLodsDeps {
   warn(line: string): void;
 }
 
-
-
 export class MeshLods {
   #deps: MeshLodsDeps;
   #sets = new WeakMap<LodResult, Map<number, Promise<SegmentLods>>>();
   #levels = new WeakMap<LodResult, Map<string, Promise<StoredResult>>>();
+  /** The coarsest levels of sets being built coarsest first (labels read by region), until each set is done. */
+  #coarsest = new CoarsestLevels<LodResult>();
   /**
    * Builds that failed, by result and segment: answered again at once rather than built again
    * (a build that ran out of memory would do so again, at the same cost, for every ask). Held
@@ -161,13 +162,22 @@ export class MeshLods {
     const failed = this.#failed.get(result)?.get(segment);
     if (failed) return Promise.reject(failed);
     const table = sets;
-    const making = this.#made(origin.id ? () => origin.id! : this.#idOf(result), segment, source, client).catch((error: unknown) => {
+    const told = isRegionLabels(result) ? this.#coarsest.expect(result, segment) : undefined;
+    const making = this.#made(origin.id ? () => origin.id! : this.#idOf(result), segment, source, client, told).catch((error: unknown) => {
       throw this.#keptFailed(result, segment, error);
     });
+    if (told) this.#coarsest.until(result, segment, making);
     return keptWhileMade(table, segment, making, (lods) => {
       const bytes = lods.packed.byteLength + lods.fragments.length * 128;
       this.#deps.budget.holdDependent(lods, bytes, result, `levels:${segment}`, () => table.delete(segment));
     });
+  }
+
+  /** What a viewer reads first of `segment` (sidecar, coarsest fragments) from: its set, or its coarsest level when that comes first. */
+  shown(subject: LodSubject, segment: number, client = ''): Promise<ShownLevels> {
+    const whole = this.segment(subject, segment, client);
+    const coarsest = this.#coarsest.of(subject.result, segment);
+    return coarsest ? Promise.race([whole, coarsest]) : whole;
   }
 
   /** The failure of a build, as the error every later ask of the segment answers. */
@@ -185,9 +195,9 @@ export class MeshLods {
   /**
    * The set found where sets are kept (named by the id of the result it is first of, `origin`:
    * the asked one, or the id of an earlier one whose set it is), else built in the client's
-   * turn (and then kept).
+   * turn (and then kept). `told`, when given, is told the coarsest level as soon as the thread has it.
    */
-  async #made(origin: () => Promise<string>, segment: number, source: SourceOf, client: string): Promise<SegmentLods> {
+  async #made(origin: () => Promise<string>, segment: number, source: SourceOf, client: string, told?: TellCoarsest): Promise<SegmentLods> {
     const { kept, warn } = this.#deps;
     const name = kept ? levelSetName(await origin(), segment) : '';
     const unread = (error: unknown): void => void warn(`a kept level set could not be read (${String(error)}): built again`);
@@ -206,10 +216,12 @@ export class MeshLods {
       const mib = (n: number) => `${Math.ceil(n / 2 ** 20)} MiB`;
       throw createHostError('SPC_ERR_MESH_LEVELS_TOO_LARGE', String(segment), String(triangles), mib(bytes), mib(maxBytes));
     }
-    // Labels read by region are read before the build's turn, which never waits on them; a held result is at hand.
+    // Labels read by region: read before the build's turn, which never waits on them, then built coarsest first (told on a port).
     const read = source.read();
-    const task = { op: 'meshLods' as const, source: read instanceof Promise ? await read : read };
-    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build(task));
+    const from = read instanceof Promise ? await read : read;
+    const channel = told ? coarsestPort(told) : null;
+    const task = { op: 'meshLods' as const, source: from, ...(channel ? { port: channel.port } : {}) };
+    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build(task)).finally(() => channel?.close());
     this.counts.built++;
     kept?.keep(name, lods, keptId).then(
       () => void this.counts.kept++,

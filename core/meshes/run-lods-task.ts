@@ -2,7 +2,8 @@
  * @module run-lods-task
  * What an encode thread does with a `meshLods` task: the surface made (a labels segment's, from
  * the whole volume or from a region holding its box, in voxel coordinates, its arrays sized by
- * the triangles the label index counted) or taken (a mesh's), then its levels built and the id of its kept form worked out; and with an
+ * the triangles the label index counted) or taken (a mesh's), then its levels built (the coarsest
+ * posted on the task's port first, when it has one) and the id of its kept form worked out; and with an
  * `assembleLevel` task: a level of level sets as one mesh. (Whether the host can hold the build
  * is decided before the task is sent, from the same count: mesh-lods.ts.)
  */
@@ -27,8 +28,13 @@ function surfaceOf(source: LodTaskSource): LodSource {
 }
 
 export async function runLodsTask(task: MeshLodsTask): Promise<BuiltLevelSet> {
-  const { source } = task;
-  const lods = await buildSegmentLods(surfaceOf(source));
+  const { source, port } = task;
+  let lods;
+  try {
+    lods = await buildSegmentLods(surfaceOf(source), port ? { onCoarsest: (coarsest) => port.postMessage(coarsest) } : {});
+  } finally {
+    port?.close();
+  }
   // Hashed here, off the host's event loop, for wherever the set is kept.
   return { lods, keptId: computeResultId(keptForm(lods.packed)) };
 }

@@ -12,8 +12,8 @@
 import { boundsOf } from '../geometry/cluster-mesh.ts';
 import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';
 import { planLods, type LodPlan } from './lod-plan.ts';
-import { coarser, cutLevel, meanEdge, type LevelMesh, type LevelOut } from './level-steps.ts';
-import { packLevelSet, type FragmentEntry, type SegmentLods } from './level-set.ts';
+import { coarser, cutFragments, cutLevel, encodeFragments, meanEdge, type EncodedFragment, type LevelMesh, type LevelOut } from './level-steps.ts';
+import { packLevelSet, type CoarsestLevel, type FragmentEntry, type LevelSetTable, type SegmentLods } from './level-set.ts';
 import { blockLevels, PIECE_TRIANGLES } from './block-lods.ts';
 import { simplifyLocked } from './locked-simplify.ts';
 import type { LockedMesh } from './block-clip.ts';
@@ -25,9 +25,14 @@ export interface LodSource {
   transform: number[];
 }
 
-/** Options of a build: `pieceTriangles`, the most triangles one simplification (or one cut) is given. */
+/**
+ * Options of a build: `pieceTriangles`, the most triangles one simplification (or one cut) is
+ * given; `onCoarsest`, told the coarsest level as soon as it is encoded, before the finer ones
+ * (a surface built whole, within `pieceTriangles`; one built in pieces is told nothing early).
+ */
 export interface LodBuildOptions {
   pieceTriangles?: number;
+  onCoarsest?: (coarsest: CoarsestLevel) => void;
 }
 
 /**
@@ -42,6 +47,7 @@ export async function buildSegmentLods(source: LodSource, options: LodBuildOptio
   const plan = planLods(min, max, triangles, meanEdge(source.positions, source.indices));
   const transform = source.transform;
   const pieces = options.pieceTriangles ?? PIECE_TRIANGLES;
+  if (options.onCoarsest && triangles <= pieces) return coarsestFirst(source, plan, options.onCoarsest);
   const outs: LevelOut[] = [];
   let mesh: LockedMesh;
   if (triangles > pieces) {
@@ -65,6 +71,52 @@ export async function buildSegmentLods(source: LodSource, options: LodBuildOptio
 }
 
 /**
+ * The same set, its coarsest level told first: every level simplified and cut (each coarser
+ * level's aim follows the cut of the one below, so the chain runs whole), the coarsest encoded
+ * and told, then the finer ones encoded. The fragments are encoded as the one-pass build encodes
+ * them, so the set is byte for byte that build's.
+ */
+async function coarsestFirst(source: LodSource, plan: LodPlan, told: (coarsest: CoarsestLevel) => void): Promise<SegmentLods> {
+  const { transform } = source;
+  let mesh = unlocked({ type: 'mesh', vertices: source.positions, indices: source.indices });
+  const cuts = [{ ...cutFragments(mesh, plan, 0), scale: meanEdge(mesh.vertices, mesh.indices) }];
+  for (let level = 1; level < plan.levels; level++) {
+    const below = cuts[level - 1]!.triangles;
+    const inflation = below / (mesh.indices.length / 3);
+    const next = await coarser(mesh, below, inflation, async (simpler) => cutFragments(simpler, plan, level), simplifyLocked);
+    mesh = next.mesh;
+    cuts.push({ ...next.cut, scale: meanEdge(mesh.vertices, mesh.indices) });
+  }
+  const last = cuts.length - 1;
+  const counts = cuts.map((cut) => cut.fragments.length);
+  const encoded: EncodedFragment[][] = [];
+  encoded[last] = await encodeFragments(cuts[last]!.fragments, plan, last, transform);
+  told(coarsestOf(tableOf(plan, transform, cuts), counts, encoded[last]!));
+  for (let level = 0; level < last; level++) encoded[level] = await encodeFragments(cuts[level]!.fragments, plan, level, transform);
+  return packLevels(plan, transform, cuts.map((cut, level) => ({ encoded: encoded[level]!, triangles: cut.triangles, scale: cut.scale })));
+}
+
+/** The coarsest level's fragments as a set lists them, with their own files. */
+function coarsestOf(table: LevelSetTable, counts: number[], encoded: EncodedFragment[]): CoarsestLevel {
+  const level = table.levels - 1;
+  const fragments: FragmentEntry[] = [];
+  const at = { draco: 0, glb: 0 };
+  for (const { cell, triangles, box, draco, glb } of encoded) {
+    fragments.push({ level, cell, triangles, draco: [at.draco, draco.byteLength], glb: [at.glb, glb.byteLength], box });
+    at.draco += draco.byteLength;
+    at.glb += glb.byteLength;
+  }
+  return { ...table, counts, fragments, draco: Buffer.concat(encoded.map((f) => f.draco)), glb: Buffer.concat(encoded.map((f) => f.glb)) };
+}
+
+/** What a set says of itself: its levels' scales (non-decreasing, as Neuroglancer takes them) and triangles. */
+function tableOf(plan: LodPlan, transform: number[], outs: readonly { scale: number; triangles: number }[]): LevelSetTable {
+  const scales: number[] = [];
+  for (const [level, out] of outs.entries()) scales.push(Math.max(out.scale, scales[level - 1] ?? 0));
+  return { levels: plan.levels, plan, transform, scales, triangles: outs.map((out) => out.triangles) };
+}
+
+/**
  * A whole level's mesh, nothing held still. Simplified as the blocks are: clustering where edge
  * collapse stalls (a surface of many handles, a gyroid's, cannot keep them all in a few
  * thousand triangles) is taken only when it keeps at least a quarter of the aim, so a coarse
@@ -81,10 +133,9 @@ function packLevels(plan: LodPlan, transform: number[], outs: LevelOut[]): Segme
   const dracoParts: Uint8Array[] = [];
   const glbParts: Uint8Array[] = [];
   const at = { draco: 0, glb: 0 };
+  const table = tableOf(plan, transform, outs);
   for (const [level, out] of outs.entries()) {
-    // Neuroglancer takes the levels' scales as non-decreasing.
-    const scale = Math.max(out.scale, levels[level - 1]?.scale ?? 0);
-    const manifestLevel: ManifestLevel = { scale, cells: [], sizes: [] };
+    const manifestLevel: ManifestLevel = { scale: table.scales[level]!, cells: [], sizes: [] };
     for (const { cell, triangles, box, draco, glb } of out.encoded) {
       fragments.push({ level, cell, triangles, draco: [at.draco, draco.byteLength], glb: [at.glb, glb.byteLength], box });
       dracoParts.push(draco);
@@ -96,7 +147,6 @@ function packLevels(plan: LodPlan, transform: number[], outs: LevelOut[]): Segme
     }
     levels.push(manifestLevel);
   }
-  const table = { levels: plan.levels, plan, transform, scales: levels.map((level) => level.scale), triangles: outs.map((out) => out.triangles) };
   const manifest = encodeManifest([plan.chunk, plan.chunk, plan.chunk], plan.origin, levels);
   return packLevelSet(table, fragments, manifest, dracoParts, glbParts);
 }

@@ -15,6 +15,7 @@ import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/l
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
+import type { VersionRegionTask } from '../edits/version-region.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
 
 /** Run one plugin export, its injected slots where callPluginFunction takes them. */
@@ -90,7 +91,8 @@ export type WorkerTask =
   | AssembleLevelTask
   | RoomPictureTask
   | RemoteVolumeTask
-  | VersionVoxelsTask;
+  | VersionVoxelsTask
+  | VersionRegionTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -118,6 +120,8 @@ export interface TaskResults extends DeliveryTaskResults {
   remoteVolume: RemoteVolumeChunk;
   /** An edited labels layer's version, its voxels in shared memory. */
   labelsVersion: LabelArray;
+  /** A box of an edited labels layer's version, its voxels in shared memory. */
+  labelsRegion: LabelArray;
 }
 
 /** Sent by the worker on the task port. */

@@ -11,7 +11,8 @@ import type { PyramidRunner } from '../pyramid/volume-pyramids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { MeshLodsRunner } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeRunner } from '../remote/volume-task.ts';
-import type { VersionVoxelsRunner } from '../edits/version-voxels.ts';
+import type { VersionVoxelsRunner, VersionVoxelsTask } from '../edits/version-voxels.ts';
+import type { VersionRegionRunner, VersionRegionTask } from '../edits/version-region.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -33,6 +34,7 @@ export const TASK_EXPORTS = {
   roomPicture: 'roomPicture',
   remoteVolume: 'remoteVolume',
   labelsVersion: 'labelsVersion',
+  labelsRegion: 'labelsRegion',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -70,7 +72,7 @@ export function pictureRunner(pool: Tinypool): PictureRunner {
 
 /** The encode pool as the level-set cache sees it: a surface's levels of detail built on a thread. */
 export function meshLodsRunner(pool: Tinypool): MeshLodsRunner {
-  return { build: (task) => runTask(pool, task), assemble: (task) => runTask(pool, task) };
+  return { build: (task) => runTask(pool, task, task.port ? { transferList: [task.port] } : {}), assemble: (task) => runTask(pool, task) };
 }
 
 /** The encode pool as remote reads see it: a level's chunks decoded on a thread, its port moved there. */
@@ -78,7 +80,7 @@ export function remoteVolumeRunner(pool: Tinypool): RemoteVolumeRunner {
   return (task, signal) => runTask(pool, task, { transferList: [task.port], ...(signal ? { signal } : {}) });
 }
 
-/** The encode pool as labels editing sees it: an edited layer's version made whole on a thread. */
-export function versionVoxelsRunner(pool: Tinypool): VersionVoxelsRunner {
-  return (task) => runTask(pool, task);
+/** The encode pool as labels editing sees it: an edited layer's version made whole, or a box of it read, on a thread. */
+export function versionVoxelsRunner(pool: Tinypool): VersionVoxelsRunner & VersionRegionRunner {
+  return (task: VersionVoxelsTask | VersionRegionTask) => runTask(pool, task);
 }

@@ -4,7 +4,7 @@
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
  * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
  * their surfaces; `meshLods` builds a surface's levels of detail; `roomPicture` draws a room's PNG; `labelsVersion` makes an edited layer's version whole;
- * `parseImport` reads an annotation import. Progress leaves on the task's
+ * `labelsRegion` reads a box of one; `parseImport` reads an annotation import. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -34,6 +34,7 @@ import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
+import type { VersionRegionTask } from '../edits/version-region.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
@@ -65,6 +66,7 @@ const imports = loadOnce(() => import('../annotations/parse-import.ts'));
 const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
 const remoteReads = loadOnce(() => import('../remote/port-store.ts'));
 const versions = loadOnce(() => import('../edits/version-voxels.ts'));
+const versionRegions = loadOnce(() => import('../edits/version-region.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -269,4 +271,9 @@ export function remoteVolume(task: RemoteVolumeTask): Promise<RemoteVolumeChunk>
 /** An edited labels layer's version made whole (edits/version-voxels.ts); its shared voxels count towards the next collection. */
 export function labelsVersion(task: VersionVoxelsTask): Promise<LabelArray> {
   return handingOver(async () => (await versions()).versionVoxels(task), (data) => data.byteLength);
+}
+
+/** A box of an edited labels layer's version (edits/version-region.ts); its shared voxels count towards the next collection. */
+export function labelsRegion(task: VersionRegionTask): Promise<LabelArray> {
+  return handingOver(async () => (await versionRegions()).regionVoxels(task), (data) => data.byteLength);
 }

@@ -1,15 +1,24 @@
 /**
  * A box of a version read from the layer's chunks (version-region.ts), without the version made
- * whole: voxel for voxel the same box cut from the version made whole, for every version after
- * several edits (paints, a split, a merge), boxes across chunk borders included. And a changed
+ * whole: what the layer's turn takes (the chunks the box meets, frozen, and the later edits that
+ * wrote in it) read into the box voxel for voxel as the box cut from the version made whole, for
+ * every version after several edits (paints, a split, a merge), boxes across chunk borders
+ * included; the same after random edits and random boxes, read here and on a real encode pool,
+ * and still after later edits wrote into the chunks taken (they write copies); several
+ * boxes read in one task each the same. And a changed
  * segment's level set built from its box alone is the one built from the whole version, byte for
  * byte (the same manifest, Draco and GLB fragments and table).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
+import { regionsOf, regionVoxels, type VersionRegionTask, type VoxelRegion } from '../../core/edits/version-region.ts';
+import { createPools, type Pools } from '../../core/workers/pool.ts';
+import { runTask } from '../../core/workers/task-pool.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
+import type { LabelEdit } from '../../core/wire/edit-types.ts';
 import { runLodsTask } from '../../core/meshes/run-lods-task.ts';
 import { voxelTransform } from '../../core/meshes/lod-sources.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
@@ -21,6 +30,12 @@ const [NZ, NY, NX] = SHAPE;
 const CHUNK = 8;
 
 const run = applyEdit;
+
+/** The box `from`..`to` of version `version`, taken now and read at once on this thread. */
+function regionAt(edits: LayerEdits, version: number, from: number[], to: number[]): VoxelRegion {
+  const task = edits.regionTask(version, [{ from, to }]);
+  return regionsOf(task, regionVoxels(task))[0]!;
+}
 
 /** A layer of boxes with edits over it: paints, a split and a merge. */
 function edited(): LayerEdits {
@@ -71,7 +86,7 @@ describe('a box of a version', () => {
     for (let version = 0; version <= edits.version; version++) {
       const whole = versionVoxels(edits.versionTask(version));
       for (const [from, to] of boxes) {
-        const region = edits.regionAt(version, from!, to!);
+        const region = regionAt(edits, version, from!, to!);
         expect(region.from).toEqual(from);
         expect(region.shape).toEqual([to![0]! - from![0]!, to![1]! - from![1]!, to![2]! - from![2]!]);
         expect(Array.from(region.data), `version ${version}, ${from} to ${to}`).toEqual(cut(whole, from!, to!));
@@ -89,12 +104,107 @@ describe('a box of a version', () => {
       const box = boxOf(data, id);
       expect(box[3], `segment ${id} at version ${version}`).toBeGreaterThanOrEqual(0);
       const whole = await runLodsTask({ op: 'meshLods', source: { kind: 'labels', volume, id, box, triangles: 0 } });
-      const region = edits.regionAt(version, box.slice(0, 3), box.slice(3).map((v) => v + 1));
+      const region = regionAt(edits, version, box.slice(0, 3), box.slice(3).map((v) => v + 1));
       const source = { kind: 'region' as const, region, id, box, triangles: 0, transform: voxelTransform(volume) };
       const fromRegion = await runLodsTask({ op: 'meshLods', source });
       expect(whole.lods.fragments.length).toBeGreaterThan(0);
       expect(Buffer.from(fromRegion.lods.packed).equals(Buffer.from(whole.lods.packed)), `segment ${id} at version ${version}`).toBe(true);
       expect(fromRegion.keptId).toBe(whole.keptId);
+    }
+  });
+});
+
+/** A random box of the grid (at least one voxel), as `from` and `to` (exclusive). */
+function randomBox(random: () => number): [number[], number[]] {
+  const from: number[] = [];
+  const to: number[] = [];
+  for (const n of SHAPE) {
+    const a = Math.floor(random() * n);
+    from.push(a);
+    to.push(a + 1 + Math.floor(random() * (n - a)));
+  }
+  return [from, to];
+}
+
+/**
+ * A layer with `count` random paints and merges over it, and each of its versions made whole
+ * from a twin given the same edits (so nothing but the reads under test freezes the layer's chunks).
+ */
+function randomlyEdited(random: () => number, count: number): { edits: LayerEdits; wholes: ArrayLike<number>[] } {
+  const layer = () => new LayerEdits(new LabelVolume(boxLabels(SHAPE, 41, 8, [9, 11, 13]), SHAPE, 'uint32', CHUNK), tablesOf());
+  const [edits, twin] = [layer(), layer()];
+  const wholes: ArrayLike<number>[] = [versionVoxels(twin.versionTask(0))];
+  while (edits.version < count) {
+    const center: [number, number, number] = [Math.floor(random() * NZ), Math.floor(random() * NY), Math.floor(random() * NX)];
+    const present = [...new Set(Array.from(wholes.at(-1)!))].filter((id) => id !== 0);
+    let edit: LabelEdit = { op: 'paint', label: Math.floor(random() * 60), center, radius: Math.floor(random() * 6) };
+    if (random() < 0.3 && present.length >= 2) {
+      const a = present[Math.floor(random() * present.length)]!;
+      const b = present.filter((id) => id !== a)[Math.floor(random() * (present.length - 1))]!;
+      edit = { op: 'merge', segments: [a, b] };
+    }
+    run(edits, edit);
+    run(twin, edit);
+    wholes.push(versionVoxels(twin.versionTask(twin.version)));
+  }
+  return { edits, wholes };
+}
+
+describe('a box of a version read from what the layer’s turn took', () => {
+  let pools: Pools;
+  beforeAll(async () => {
+    pools = await createPools({ computeThreads: 1 });
+  });
+  afterAll(() => pools?.destroy());
+
+  it('is the box of the version made whole, for random edits, every version and random boxes', () => {
+    const random = seededRandom(87);
+    const { edits, wholes } = randomlyEdited(random, 24);
+    for (let version = 0; version <= edits.version; version++) {
+      for (let k = 0; k < 12; k++) {
+        const [from, to] = randomBox(random);
+        const region = regionAt(edits, version, from, to);
+        expect(region.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+        expect(Array.from(region.data), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
+      }
+      // Several boxes read together: each the same.
+      const boxes = Array.from({ length: 5 }, () => randomBox(random)).map(([from, to]) => ({ from, to }));
+      const task = edits.regionTask(version, boxes);
+      regionsOf(task, regionVoxels(task)).forEach((region, k) => {
+        expect(region.from).toEqual(boxes[k]!.from);
+        expect(Array.from(region.data), `version ${version}, box ${k} of 5`).toEqual(cut(wholes[version]!, boxes[k]!.from, boxes[k]!.to));
+      });
+    }
+  });
+
+  it('stays the version it was taken at while later edits write into its chunks', () => {
+    const random = seededRandom(11);
+    const { edits, wholes } = randomlyEdited(random, 10);
+    const taken = [] as { version: number; from: number[]; to: number[]; task: VersionRegionTask }[];
+    for (let version = 0; version <= edits.version; version++) {
+      const [from, to] = randomBox(random);
+      taken.push({ version, from, to, task: edits.regionTask(version, [{ from, to }]) });
+    }
+    // Paints over the whole grid: every chunk a task holds is written again.
+    for (let z = 0; z < NZ; z += CHUNK)
+      for (let y = 0; y < NY; y += CHUNK)
+        for (let x = 0; x < NX; x += CHUNK) run(edits, { op: 'paint', label: 59, center: [z, y, x], radius: 6 });
+    for (const { version, from, to, task } of taken)
+      expect(Array.from(regionVoxels(task)), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
+  });
+
+  it('reads the same on an encode thread, into shared memory handed back', async () => {
+    const random = seededRandom(5);
+    const { edits, wholes } = randomlyEdited(random, 8);
+    for (let version = 0; version <= edits.version; version++) {
+      const [from, to] = randomBox(random);
+      const [other, end] = randomBox(random);
+      const task = edits.regionTask(version, [{ from, to }, { from: other, to: end }]);
+      const data = await runTask(pools.encode, task);
+      expect(data.buffer).toBeInstanceOf(SharedArrayBuffer);
+      const [one, two] = regionsOf(task, data);
+      expect(Array.from(one!.data), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
+      expect(Array.from(two!.data), `version ${version}, ${other} to ${end}`).toEqual(cut(wholes[version]!, other, end));
     }
   });
 });

@@ -11,6 +11,7 @@ import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
 import type { SceneStore } from '../../scenes/scene-store.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
+import type { VersionRegionRunner } from '../version-region.ts';
 import type { DerivedVersions, StoredVolume } from './layer-versions.ts';
 
 export interface EditingDeps {
@@ -19,8 +20,8 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
-  /** Puts a version's voxels together off the event loop (the encode pool). */
-  assemble: VersionVoxelsRunner;
+  /** Puts a version's voxels, or a box of them, together off the event loop (the encode pool). */
+  assemble: VersionVoxelsRunner & VersionRegionRunner;
   /** Where the layer's current version is set as its result, once its id is known. */
   sceneStore: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;

@@ -2,8 +2,10 @@
  * @module version-regions
  * An edited layer's versions as labels read by region: what its surfaces are built from, its
  * voxels never made whole for them. Each version named (but the base's own) gets one, which
- * reads any box of the version from the layer's chunks in the layer's turn (the box as the
- * volume holds it now, every later edit written back inside it), and whose label index is the
+ * reads any box of the version from the layer's chunks: in the layer's turn only the chunks the
+ * box meets are frozen and the later edits that wrote in it taken, and the box is read from them
+ * (every later edit written back inside it) on an encode thread, off the turn and the event loop,
+ * so edits never wait on a read nor a read on the edits. Its label index is the
  * nearest earlier one known (an earlier version's, else the base's) with the entries of the
  * segments changed since found again, each in its own regions: its earlier box and the boxes
  * of the edits that changed it, joined where they touch (a segment an edit did not list kept
@@ -20,6 +22,7 @@ import { voxelTransform } from '../../meshes/lod-sources.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
 import type { DerivedVersions, LoadedLayer, StoredVolume } from './layer-versions.ts';
 import type { LayerEdits } from '../layer-edits.ts';
+import { regionsOf, type VersionRegionRunner, type VersionRegionTask, type VoxelRegion } from '../version-region.ts';
 
 /** Indexes of versions held at once (each about 44 bytes a segment): the last ones asked. */
 const HELD_INDEXES = 8;
@@ -27,6 +30,8 @@ const HELD_INDEXES = 8;
 export interface VersionRegionsDeps {
   /** Runs `work` in the layer's turn, on the layer as loaded. */
   inLayer<T>(roomId: string, layerId: string, work: (loaded: LoadedLayer) => T): Promise<T>;
+  /** Reads a box of a version on an encode thread from what the layer's turn took. */
+  read: VersionRegionRunner;
   /** The base result's label index (found once, kept beside it). */
   baseIndex(base: StoredVolume, client: string): Promise<LabelIndex>;
   /** Told of each version's labels read by region: which earlier one it is, with which segments changed. */
@@ -108,7 +113,7 @@ export class VersionRegions {
       rooms: [slotOwner(roomId)?.room ?? roomId],
       transform: voxelTransform(loaded.base),
       index: (client) => this.#indexOf(roomId, layerId, labels, client),
-      read: (from, to) => this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionAt(at, from, to)),
+      read: async (from, to) => (await this.#read(await this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionTask(at, [{ from, to }]))))[0]!,
     };
     versions.set(at, labels);
     const earlier = this.#earlier(versions, at);
@@ -119,6 +124,11 @@ export class VersionRegions {
     }
     this.#deps.lineage?.derived(labels, earlier ?? loaded.base, changed, []);
     return labels;
+  }
+
+  /** The boxes a task took, read on an encode thread. */
+  async #read(task: VersionRegionTask): Promise<VoxelRegion[]> {
+    return task.boxes.length === 0 ? [] : regionsOf(task, await this.#deps.read(task));
   }
 
   /** The newest version before `at` with labels read by region, and of those with an index found, the newest. */
@@ -150,7 +160,8 @@ export class VersionRegions {
 
   /**
    * Version `labels.version`'s index: the nearest earlier one found (else the base's) with each
-   * segment changed since found in its region, read in the layer's turn.
+   * segment changed since found in its regions: which regions, and the chunks they meet, taken
+   * in the layer's turn; their voxels read on an encode thread after it, all in one task.
    */
   async #derive(roomId: string, layerId: string, labels: VersionLabels, client: string): Promise<LabelIndex> {
     const at = labels.version;
@@ -174,14 +185,18 @@ export class VersionRegions {
           if (box) list.push(box);
         }
       }
-      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(clipped(edits, at, id, list)).map((b) => edits.regionAt(at, b.from, b.to))] as const);
-      return { from, parts };
+      const parts = [...boxes].map(([id, list]) => [id, apartBoxes(clipped(edits, at, id, list))] as const);
+      // Every region read in one trip to a thread.
+      return { from, parts, task: edits.regionTask(at, parts.flatMap(([, list]) => list)) };
     });
+    const regions = await this.#read(read.task);
+    let next = 0;
+    const parts = read.parts.map(([id, list]) => [id, regions.slice(next, (next += list.length))] as const);
     const fresh = new Map<number, IndexEntry>();
-    for (const [id, regions] of read.parts) {
+    for (const [id, regions] of parts) {
       const entry = entryInParts(regions, id);
       if (entry) fresh.set(id, entry);
     }
-    return replacedEntries(read.from, read.parts.map(([id]) => id), fresh);
+    return replacedEntries(read.from, parts.map(([id]) => id), fresh);
   }
 }

@@ -9,6 +9,9 @@
  * `{segment}/{level}/{fragment}.glb` (one fragment as meshopt-compressed GLB) and `coarse/{k}`
  * (several segments' sidecars and coarsest fragments in one answer, for a first picture in a few
  * requests); for a notebook, `{segment}/{level}` (a whole level as one mesh, the envelope).
+ * A segment whose set is built coarsest first (an edited version's changed segment) answers its
+ * `{segment}.json`, its coarsest level's sidecar and GLBs and its place in `coarse/{k}` as soon as
+ * that level is made, with the bytes the finished set answers.
  * Everything is named by the result's content, so every answer is immutable; a segment's files are
  * tagged by the result whose level set they are (an edited version's untouched segment: the
  * version it was made from). A labels result's
@@ -28,7 +31,7 @@ import { COARSE_BUNDLE_SEGMENTS } from '../../wire/mesh-level-types.ts';
 import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
 import type { MeshLods } from '../../meshes/mesh-lods.ts';
 import type { LodSubject } from '../../meshes/lod-subjects.ts';
-import type { SegmentLods } from '../../meshes/level-set.ts';
+import type { SegmentLods, ShownLevels } from '../../meshes/level-set.ts';
 import { sendBytes } from '../send-bytes.ts';
 import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.ts';
 import { meshGroup } from '../../zarr/mesh-group.ts';
@@ -92,8 +95,17 @@ function lodsOf(asked: KeyAsked): Promise<SegmentLods> {
   return asked.ctx.meshes.segment(asked.subject, asked.numbers.segment, asked.client);
 }
 
+/**
+ * What the segment's sidecars and GLB fragments of level `level` (absent: its coarsest) are read
+ * from: the set's coarsest level while the finer ones are still encoded, else the whole set.
+ */
+async function shownOf(asked: KeyAsked, level?: number): Promise<ShownLevels> {
+  const shown = await asked.ctx.meshes.shown(asked.subject, asked.numbers.segment, asked.client);
+  return 'counts' in shown && level !== undefined && level !== shown.levels - 1 ? lodsOf(asked) : shown;
+}
+
 /** Fragment `index` of `level`, as its GLB bytes. */
-function glbOf(lods: SegmentLods, level: number, index: number): Uint8Array | null {
+function glbOf(lods: ShownLevels, level: number, index: number): Uint8Array | null {
   const fragment = lods.fragments.filter((f) => f.level === level)[index];
   return fragment ? lods.glb.subarray(fragment.glb[0], fragment.glb[0] + fragment.glb[1]) : null;
 }
@@ -103,7 +115,7 @@ async function coarseOf(asked: KeyAsked): Promise<Uint8Array[] | null> {
   const { k } = asked.numbers;
   const ids = Array.from(asked.subject.segments.subarray(k * COARSE_BUNDLE_SEGMENTS, (k + 1) * COARSE_BUNDLE_SEGMENTS));
   if (ids.length === 0) return null;
-  const sets = await Promise.all(ids.map(async (segment) => ({ segment, lods: await asked.ctx.meshes.segment(asked.subject, segment, asked.client) })));
+  const sets = await Promise.all(ids.map(async (segment) => ({ segment, lods: await asked.ctx.meshes.shown(asked.subject, segment, asked.client) })));
   return coarseBundle(sets);
 }
 
@@ -154,7 +166,7 @@ const KEYS: readonly MeshKey[] = [
     path: ':segment.json',
     summary: "A segment's levels and its coarsest fragments",
     description: "For vitrine's page and WebXR viewer.",
-    serve: async (asked, reply) => sendJson(reply, segmentSidecar(asked.numbers.segment, await lodsOf(asked))),
+    serve: async (asked, reply) => sendJson(reply, segmentSidecar(asked.numbers.segment, await shownOf(asked))),
   },
   {
     path: ':segment',
@@ -167,7 +179,7 @@ const KEYS: readonly MeshKey[] = [
     summary: "A level's fragments: their cells, triangles, bytes and boxes",
     description: 'A level the segment lacks: 404.',
     serve: async (asked, reply) => {
-      const sidecar = levelSidecar(asked.numbers.segment, await lodsOf(asked), asked.numbers.level);
+      const sidecar = levelSidecar(asked.numbers.segment, await shownOf(asked, asked.numbers.level), asked.numbers.level);
       if (!sidecar) throw notFound(asked);
       return sendJson(reply, sidecar);
     },
@@ -177,7 +189,7 @@ const KEYS: readonly MeshKey[] = [
     summary: 'One fragment as meshopt-compressed GLB',
     description: 'A fragment the level lacks: 404.',
     serve: async (asked, reply) => {
-      const glb = glbOf(await lodsOf(asked), asked.numbers.level, asked.numbers.fragment);
+      const glb = glbOf(await shownOf(asked, asked.numbers.level), asked.numbers.level, asked.numbers.fragment);
       if (!glb) throw notFound(asked);
       return sendSegmentPart(reply, asked, [glb], 'model/gltf-binary');
     },
