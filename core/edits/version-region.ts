@@ -39,9 +39,6 @@ export interface VersionRegionTask {
   boxes: RegionBox[];
 }
 
-/** Runs a {@link VersionRegionTask} off the event loop (the encode pool): the boxes' voxels one after the other. */
-export type VersionRegionRunner = (task: VersionRegionTask) => Promise<LabelArray>;
-
 /** The voxels of each box, cut from what a {@link VersionRegionTask} answers (views of the same shared memory). */
 export function regionsOf(task: VersionRegionTask, data: LabelArray): VoxelRegion[] {
   let at = 0;

@@ -56,9 +56,9 @@ export function segmentSource(subject: LodSubject, segment: number): SourceOf {
   // Surface nets make two triangles of every face between the segment and the rest.
   const triangles = 2 * index.faces[k]!;
   if (isRegionLabels(result)) {
-    // Only the segment's box is read: surface nets look at nothing outside it.
+    // Only the segment's box is read, by the thread that builds: surface nets look at nothing outside it.
     const read = async (): Promise<LodTaskSource> => {
-      const region = await result.read(box.slice(0, 3), box.slice(3).map((v) => v + 1));
+      const region = await result.take(box.slice(0, 3), box.slice(3).map((v) => v + 1));
       return { kind: 'region', region, id: segment, box, triangles, transform: subject.transform };
     };
     return { triangles, read };

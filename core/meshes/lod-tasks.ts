@@ -9,16 +9,18 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { SegmentLods } from './level-set.ts';
 import type { LevelPart } from './assemble-level.ts';
 import type { LabelRegion } from './region-labels.ts';
+import type { VersionRegionTask } from '../edits/version-region.ts';
 
 /**
  * What a level set is built from: a segment of a labels volume (its box and its surface's
  * triangles from the label index, which sizes the surface's arrays once), the same read from a
  * region of the volume holding the segment's box (an edited version not made whole: the
- * transform is the volume's), or a mesh.
+ * transform is the volume's; the region given, or what the building thread reads it from), or
+ * a mesh.
  */
 export type LodTaskSource =
   | { kind: 'labels'; volume: StoredResult & { type: 'volume' }; id: number; box: number[]; triangles: number }
-  | { kind: 'region'; region: LabelRegion; id: number; box: number[]; triangles: number; transform: number[] }
+  | { kind: 'region'; region: LabelRegion | VersionRegionTask; id: number; box: number[]; triangles: number; transform: number[] }
   | { kind: 'mesh'; mesh: StoredResult & { type: 'mesh' } };
 
 export interface MeshLodsTask {

@@ -4,9 +4,11 @@
  * version as named, its voxels not put together. It is a subject of levels of detail as a labels
  * result is: it has a label index (found by whoever names it from the version it was made from
  * and the regions its edits changed), the transform of its voxels, the rooms whose access it
- * follows, and a read of any box; each segment's level set is built from the box it lies in.
+ * follows, and what a thread reads any box from; each segment's level set is built from the box
+ * it lies in, read by the thread that builds it.
  */
 import type { LabelIndex } from '../labels/label-index.ts';
+import type { VersionRegionTask } from '../edits/version-region.ts';
 
 /** Voxels of a box of a volume: `data` in C order over `shape`, whose first voxel is `from` (z, y, x) of the volume. */
 export interface LabelRegion {
@@ -26,8 +28,11 @@ export interface RegionLabels {
   readonly transform: number[];
   /** Its label index, found once. */
   index(client: string): Promise<LabelIndex>;
-  /** The voxels from `from` to `to` (z, y, x; `to` exclusive). */
-  read(from: readonly number[], to: readonly number[]): Promise<LabelRegion>;
+  /**
+   * What an encode thread reads the voxels from `from` to `to` (z, y, x; `to` exclusive) from,
+   * taken now: the build of a segment's surface reads its box on its own thread.
+   */
+  take(from: readonly number[], to: readonly number[]): Promise<VersionRegionTask>;
 }
 
 /** What a level set's subject may be: a stored result, or labels read by region. */

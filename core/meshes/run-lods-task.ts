@@ -15,13 +15,19 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { buildSegmentLods } from './segment-lods.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { keptForm } from './kept-level-sets.ts';
+import { regionsOf, regionVoxels } from '../edits/version-region.ts';
+import { keptLabels } from '../edits/kept-labels.ts';
 
 function surfaceOf(source: LodTaskSource): LodSource {
   switch (source.kind) {
     case 'labels':
       return labelSource(source.volume, source.id, source.box, source.triangles);
-    case 'region':
-      return regionSource(source.region, source.id, source.box, source.triangles, source.transform);
+    case 'region': {
+      // A box taken from an edited version is read here, into memory this thread keeps: only the surface leaves.
+      const { region } = source;
+      const read = 'op' in region ? regionsOf(region, regionVoxels(region, keptLabels))[0]! : region;
+      return regionSource(read, source.id, source.box, source.triangles, source.transform);
+    }
     case 'mesh':
       return meshSource(source.mesh);
   }

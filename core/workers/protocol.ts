@@ -15,7 +15,6 @@ import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/l
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
-import type { VersionRegionTask } from '../edits/version-region.ts';
 import type { RegionEntriesTask } from '../labels/region-entries.ts';
 import type { IndexEntry } from '../labels/derived-label-index.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
@@ -94,7 +93,6 @@ export type WorkerTask =
   | RoomPictureTask
   | RemoteVolumeTask
   | VersionVoxelsTask
-  | VersionRegionTask
   | RegionEntriesTask;
 
 /** A task kind's name, the `op` it is tagged with. */
@@ -123,8 +121,6 @@ export interface TaskResults extends DeliveryTaskResults {
   remoteVolume: RemoteVolumeChunk;
   /** An edited labels layer's version, its voxels in shared memory. */
   labelsVersion: LabelArray;
-  /** A box of an edited labels layer's version, its voxels in shared memory. */
-  labelsRegion: LabelArray;
   /** Changed segments' entries found in boxes of an edited version, one a segment (null: none of its voxels). */
   labelsEntries: (IndexEntry | null)[];
 }

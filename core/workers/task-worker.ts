@@ -4,7 +4,7 @@
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
  * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
  * their surfaces; `meshLods` builds a surface's levels of detail; `roomPicture` draws a room's PNG; `labelsVersion` makes an edited layer's version whole;
- * `labelsRegion` reads a box of one, `labelsEntries` finds its changed segments' entries in boxes; `parseImport` reads an
+ * `labelsEntries` finds its changed segments' entries in boxes of one; `parseImport` reads an
  * annotation import. Progress leaves on the task's MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -34,7 +34,6 @@ import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
-import type { VersionRegionTask } from '../edits/version-region.ts';
 import type { RegionEntriesTask } from '../labels/region-entries.ts';
 import type { IndexEntry } from '../labels/derived-label-index.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
@@ -68,7 +67,6 @@ const imports = loadOnce(() => import('../annotations/parse-import.ts'));
 const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
 const remoteReads = loadOnce(() => import('../remote/port-store.ts'));
 const versions = loadOnce(() => import('../edits/version-voxels.ts'));
-const versionRegions = loadOnce(() => import('../edits/version-region.ts'));
 const regionEntryReads = loadOnce(() => import('../labels/region-entries.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
@@ -274,11 +272,6 @@ export function remoteVolume(task: RemoteVolumeTask): Promise<RemoteVolumeChunk>
 /** An edited labels layer's version made whole (edits/version-voxels.ts); its shared voxels count towards the next collection. */
 export function labelsVersion(task: VersionVoxelsTask): Promise<LabelArray> {
   return handingOver(async () => (await versions()).versionVoxels(task), (data) => data.byteLength);
-}
-
-/** A box of an edited labels layer's version (edits/version-region.ts); its shared voxels count towards the next collection. */
-export function labelsRegion(task: VersionRegionTask): Promise<LabelArray> {
-  return handingOver(async () => (await versionRegions()).regionVoxels(task), (data) => data.byteLength);
 }
 
 /** Changed segments' entries in boxes of an edited labels layer's version (labels/region-entries.ts): only the entries go back. */

@@ -8,6 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
+import { LayerEdits } from '../../core/edits/layer-edits.ts';
+import { tablesOf } from '../../core/edits/label-tables.ts';
+import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { buildLabelIndex } from '../../core/labels/label-index.ts';
 import { levelSidecar, segmentSidecar } from '../../core/meshes/lod-documents.ts';
 import { labelSource, voxelTransform } from '../../core/meshes/lod-sources.ts';
@@ -86,14 +89,10 @@ describe('the level-set cache with a set built coarsest first', () => {
       rooms: ['r'],
       transform: voxelTransform(volume),
       index: () => Promise.resolve(index),
-      read: async (from, to) => {
-        const [n] = volume.shape as [number];
-        const shape = [to[0]! - from[0]!, to[1]! - from[1]!, to[2]! - from[2]!] as [number, number, number];
-        const data = new Uint32Array(new SharedArrayBuffer(shape[0] * shape[1] * shape[2] * 4));
-        for (let z = 0; z < shape[0]; z++)
-          for (let y = 0; y < shape[1]; y++)
-            for (let x = 0; x < shape[2]; x++) data[(z * shape[1] + y) * shape[2] + x] = region[((z + from[0]!) * n + y + from[1]!) * n + x + from[2]!]!;
-        return { data, from: [from[0]!, from[1]!, from[2]!], shape };
+      // The ball's volume as an edited layer with no edits: what a thread reads a box from.
+      take: (from, to) => {
+        const layer = new LayerEdits(new LabelVolume(region, volume.shape as [number, number, number], 'uint32', 8), tablesOf());
+        return Promise.resolve(layer.regionTask(0, [{ from, to }]));
       },
     };
     const real = meshLodsRunner(pools.encode);

@@ -63,7 +63,6 @@ export class LabelsEditing {
     this.#loaded = new LoadedLayers(deps.scenes, deps.sources);
     this.#regions = new VersionRegions({
       inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
-      read: deps.assemble,
       entries: deps.assemble,
       baseIndex: deps.labelIndex,
       ...(deps.versions ? { lineage: deps.versions } : {}),

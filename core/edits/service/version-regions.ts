@@ -23,7 +23,6 @@ import { voxelTransform } from '../../meshes/lod-sources.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
 import type { DerivedVersions, LoadedLayer, StoredVolume } from './layer-versions.ts';
 import type { LayerEdits } from '../layer-edits.ts';
-import { regionsOf, type VersionRegionRunner, type VersionRegionTask, type VoxelRegion } from '../version-region.ts';
 
 /** Indexes of versions held at once (each about 44 bytes a segment): the last ones asked. */
 const HELD_INDEXES = 8;
@@ -31,8 +30,6 @@ const HELD_INDEXES = 8;
 export interface VersionRegionsDeps {
   /** Runs `work` in the layer's turn, on the layer as loaded. */
   inLayer<T>(roomId: string, layerId: string, work: (loaded: LoadedLayer) => T): Promise<T>;
-  /** Reads a box of a version on an encode thread from what the layer's turn took. */
-  read: VersionRegionRunner;
   /** Finds segments' entries in boxes of a version on an encode thread, from what the layer's turn took. */
   entries: RegionEntriesRunner;
   /** The base result's label index (found once, kept beside it). */
@@ -116,7 +113,7 @@ export class VersionRegions {
       rooms: [slotOwner(roomId)?.room ?? roomId],
       transform: voxelTransform(loaded.base),
       index: (client) => this.#indexOf(roomId, layerId, labels, client),
-      read: async (from, to) => (await this.#read(await this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionTask(at, [{ from, to }]))))[0]!,
+      take: (from, to) => this.#deps.inLayer(roomId, layerId, ({ edits }) => edits.regionTask(at, [{ from, to }])),
     };
     versions.set(at, labels);
     const earlier = this.#earlier(versions, at);
@@ -127,11 +124,6 @@ export class VersionRegions {
     }
     this.#deps.lineage?.derived(labels, earlier ?? loaded.base, changed, []);
     return labels;
-  }
-
-  /** The boxes a task took, read on an encode thread. */
-  async #read(task: VersionRegionTask): Promise<VoxelRegion[]> {
-    return task.boxes.length === 0 ? [] : regionsOf(task, await this.#deps.read(task));
   }
 
   /** The newest version before `at` with labels read by region, and of those with an index found, the newest. */
