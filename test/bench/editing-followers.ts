@@ -13,10 +13,18 @@ export interface Follower {
   close(): void;
 }
 
-/** Opens one follower of `eventsUrl`, resolved once the stream answered. */
+/**
+ * Opens one follower of `eventsUrl`, resolved once the stream answered. A connection the host
+ * closed as the stream was asked (seen twice at load 15-27, after a minute-long read) is said
+ * and asked again once; a host that is gone fails the second ask.
+ */
 export async function follow(eventsUrl: string): Promise<Follower> {
   const controller = new AbortController();
-  const response = await fetch(eventsUrl, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+  const ask = () => fetch(eventsUrl, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+  const response = await ask().catch((error: unknown) => {
+    process.stderr.write(`editing: a follower's stream was refused (${String((error as Error).cause ?? error)}): asked again\n`);
+    return ask();
+  });
   if (response.status !== 200 || !response.body) throw new Error(`GET ${eventsUrl} answered ${response.status}`);
   const arrived = new Map<number, number>();
   const body = response.body;
