@@ -9,7 +9,7 @@
  * base, which is never written) and writes every later edit's voxels inside it back to what
  * they held, newest first ({@link regionVoxels}), into shared memory handed back by reference.
  */
-import { sharedLabels, type FrozenVolume, type LabelArray, type LabelVolume } from './label-volume.ts';
+import { sharedLabels, type FrozenVolume, type LabelArray, type LabelDtype, type LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
 import type { VoxelBox } from '../wire/edit-types.ts';
 
@@ -72,10 +72,16 @@ export function regionTask(volume: LabelVolume, later: readonly WriteBack[], box
   return { op: 'labelsRegion', volume: volume.freezeBoxes(taken), later: meeting, boxes: taken };
 }
 
-/** The voxels of a {@link VersionRegionTask}'s boxes at its version, each in C order over its box, one after the other, in shared memory. */
-export function regionVoxels(task: VersionRegionTask): LabelArray {
+/** Memory for `length` labels of `dtype`. */
+export type LabelsInto = (dtype: LabelDtype, length: number) => LabelArray;
+
+/**
+ * The voxels of a {@link VersionRegionTask}'s boxes at its version, each in C order over its box,
+ * one after the other, in memory from `into` (shared memory to hand back, unless told otherwise).
+ */
+export function regionVoxels(task: VersionRegionTask, into: LabelsInto = sharedLabels): LabelArray {
   const sizes = task.boxes.map(({ from, to }) => [0, 1, 2].reduce((n, a) => n * Math.max(0, to[a]! - from[a]!), 1));
-  const data = sharedLabels(task.volume.dtype, sizes.reduce((n, size) => n + size, 0));
+  const data = into(task.volume.dtype, sizes.reduce((n, size) => n + size, 0));
   let at = 0;
   for (const [k, box] of task.boxes.entries()) {
     readBox(task, box, data.subarray(at, at + sizes[k]!));

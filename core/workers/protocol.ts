@@ -16,6 +16,8 @@ import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
 import type { VersionRegionTask } from '../edits/version-region.ts';
+import type { RegionEntriesTask } from '../labels/region-entries.ts';
+import type { IndexEntry } from '../labels/derived-label-index.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
 
 /** Run one plugin export, its injected slots where callPluginFunction takes them. */
@@ -92,7 +94,8 @@ export type WorkerTask =
   | RoomPictureTask
   | RemoteVolumeTask
   | VersionVoxelsTask
-  | VersionRegionTask;
+  | VersionRegionTask
+  | RegionEntriesTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -122,6 +125,8 @@ export interface TaskResults extends DeliveryTaskResults {
   labelsVersion: LabelArray;
   /** A box of an edited labels layer's version, its voxels in shared memory. */
   labelsRegion: LabelArray;
+  /** Changed segments' entries found in boxes of an edited version, one a segment (null: none of its voxels). */
+  labelsEntries: (IndexEntry | null)[];
 }
 
 /** Sent by the worker on the task port. */

@@ -13,6 +13,7 @@ import type { MeshLodsRunner } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeRunner } from '../remote/volume-task.ts';
 import type { VersionVoxelsRunner, VersionVoxelsTask } from '../edits/version-voxels.ts';
 import type { VersionRegionRunner, VersionRegionTask } from '../edits/version-region.ts';
+import type { RegionEntriesRunner, RegionEntriesTask } from '../labels/region-entries.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -35,6 +36,7 @@ export const TASK_EXPORTS = {
   remoteVolume: 'remoteVolume',
   labelsVersion: 'labelsVersion',
   labelsRegion: 'labelsRegion',
+  labelsEntries: 'labelsEntries',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -80,7 +82,10 @@ export function remoteVolumeRunner(pool: Tinypool): RemoteVolumeRunner {
   return (task, signal) => runTask(pool, task, { transferList: [task.port], ...(signal ? { signal } : {}) });
 }
 
-/** The encode pool as labels editing sees it: an edited layer's version made whole, or a box of it read, on a thread. */
-export function versionVoxelsRunner(pool: Tinypool): VersionVoxelsRunner & VersionRegionRunner {
-  return (task: VersionVoxelsTask | VersionRegionTask) => runTask(pool, task);
+/**
+ * The encode pool as labels editing sees it: an edited layer's version made whole, a box of it
+ * read, or its changed segments' label entries found in boxes, on a thread.
+ */
+export function versionVoxelsRunner(pool: Tinypool): VersionVoxelsRunner & VersionRegionRunner & RegionEntriesRunner {
+  return <T extends VersionVoxelsTask | VersionRegionTask | RegionEntriesTask>(task: T) => runTask(pool, task);
 }

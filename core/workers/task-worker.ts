@@ -4,8 +4,8 @@
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
  * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
  * their surfaces; `meshLods` builds a surface's levels of detail; `roomPicture` draws a room's PNG; `labelsVersion` makes an edited layer's version whole;
- * `labelsRegion` reads a box of one; `parseImport` reads an annotation import. Progress leaves on the task's
- * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
+ * `labelsRegion` reads a box of one, `labelsEntries` finds its changed segments' entries in boxes; `parseImport` reads an
+ * annotation import. Progress leaves on the task's MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
 import { readlinkSync } from 'node:fs';
@@ -35,6 +35,8 @@ import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/l
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
 import type { VersionRegionTask } from '../edits/version-region.ts';
+import type { RegionEntriesTask } from '../labels/region-entries.ts';
+import type { IndexEntry } from '../labels/derived-label-index.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
@@ -67,6 +69,7 @@ const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
 const remoteReads = loadOnce(() => import('../remote/port-store.ts'));
 const versions = loadOnce(() => import('../edits/version-voxels.ts'));
 const versionRegions = loadOnce(() => import('../edits/version-region.ts'));
+const regionEntryReads = loadOnce(() => import('../labels/region-entries.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -276,4 +279,9 @@ export function labelsVersion(task: VersionVoxelsTask): Promise<LabelArray> {
 /** A box of an edited labels layer's version (edits/version-region.ts); its shared voxels count towards the next collection. */
 export function labelsRegion(task: VersionRegionTask): Promise<LabelArray> {
   return handingOver(async () => (await versionRegions()).regionVoxels(task), (data) => data.byteLength);
+}
+
+/** Changed segments' entries in boxes of an edited labels layer's version (labels/region-entries.ts): only the entries go back. */
+export async function labelsEntries(task: RegionEntriesTask): Promise<(IndexEntry | null)[]> {
+  return (await regionEntryReads()).regionEntries(task);
 }

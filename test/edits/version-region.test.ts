@@ -5,7 +5,8 @@
  * every version after several edits (paints, a split, a merge), boxes across chunk borders
  * included; the same after random edits and random boxes, read here and on a real encode pool,
  * and still after later edits wrote into the chunks taken (they write copies); several
- * boxes read in one task each the same. And a changed
+ * boxes read in one task each the same; segments' entries found in boxes on an encode thread (into
+ * memory it keeps between tasks) those a walk over the version made whole finds. And a changed
  * segment's level set built from its box alone is the one built from the whole version, byte for
  * byte (the same manifest, Draco and GLB fragments and table).
  */
@@ -207,4 +208,34 @@ describe('a box of a version read from what the layer’s turn took', () => {
       expect(Array.from(two!.data), `version ${version}, ${other} to ${end}`).toEqual(cut(wholes[version]!, other, end));
     }
   });
+
+  it('finds segments’ entries on an encode thread as a walk over the version made whole does, in memory kept between tasks', async () => {
+    const random = seededRandom(29);
+    const { edits, wholes } = randomlyEdited(random, 8);
+    // Newest version first: the first task reads the most boxes, the later ones read into the memory it left.
+    for (let version = edits.version; version >= 0; version--) {
+      const whole = wholes[version]!;
+      const ids = [...new Set(Array.from(whole))].filter((id) => id !== 0).slice(0, version + 2);
+      // Each segment in its own box, and one id no voxel holds.
+      const boxes = ids.map((id) => boxOf(whole, id)).map((b) => ({ from: b.slice(0, 3), to: b.slice(3).map((v) => v + 1) }));
+      const parts = [...ids.map((id) => ({ id, boxes: 1 })), { id: 999, boxes: 1 }];
+      const region = edits.regionTask(version, [...boxes, { from: [0, 0, 0], to: [2, 2, 2] }]);
+      const entries = await runTask(pools.encode, { op: 'labelsEntries', region, parts });
+      expect(entries, `version ${version}`).toEqual([...ids.map((id) => walk(whole, id)), null]);
+    }
+  });
 });
+
+/** Segment `id`'s voxels, faces (against another id or the grid's edge) and box in a whole volume, by the test's own walk. */
+function walk(data: ArrayLike<number>, id: number) {
+  let [count, faces] = [0, 0];
+  const at = (z: number, y: number, x: number) => (z < 0 || y < 0 || x < 0 || z >= NZ || y >= NY || x >= NX ? -1 : data[(z * NY + y) * NX + x]);
+  for (let z = 0; z < NZ; z++)
+    for (let y = 0; y < NY; y++)
+      for (let x = 0; x < NX; x++) {
+        if (at(z, y, x) !== id) continue;
+        count++;
+        for (const [dz, dy, dx] of [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]] as const) if (at(z + dz, y + dy, x + dx) !== id) faces++;
+      }
+  return { count, faces, box: boxOf(data, id) };
+}

@@ -12,6 +12,7 @@ import type { SceneStore } from '../../scenes/scene-store.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
 import type { VersionRegionRunner } from '../version-region.ts';
+import type { RegionEntriesRunner } from '../../labels/region-entries.ts';
 import type { DerivedVersions, StoredVolume } from './layer-versions.ts';
 
 export interface EditingDeps {
@@ -20,8 +21,11 @@ export interface EditingDeps {
   store: EditStore;
   /** Holds each version's result while the host has room for it. */
   budget: Pick<ResultBudget<StoredResult>, 'hold' | 'holds'>;
-  /** Puts a version's voxels, or a box of them, together off the event loop (the encode pool). */
-  assemble: VersionVoxelsRunner & VersionRegionRunner;
+  /**
+   * Puts a version's voxels, or a box of them, together off the event loop (the encode pool), or
+   * finds its changed segments' label entries in boxes there.
+   */
+  assemble: VersionVoxelsRunner & VersionRegionRunner & RegionEntriesRunner;
   /** Where the layer's current version is set as its result, once its id is known. */
   sceneStore: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;

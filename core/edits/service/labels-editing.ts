@@ -64,6 +64,7 @@ export class LabelsEditing {
     this.#regions = new VersionRegions({
       inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
       read: deps.assemble,
+      entries: deps.assemble,
       baseIndex: deps.labelIndex,
       ...(deps.versions ? { lineage: deps.versions } : {}),
     });

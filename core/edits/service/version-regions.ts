@@ -16,7 +16,8 @@
  */
 import { slotOwner } from '../../events/layer-slots.ts';
 import { replacedEntries, type IndexBox, type IndexEntry } from '../../labels/derived-label-index.ts';
-import { apartBoxes, entryInParts } from '../../labels/segment-regions.ts';
+import { apartBoxes } from '../../labels/segment-regions.ts';
+import type { RegionEntriesRunner } from '../../labels/region-entries.ts';
 import { findLabel, type LabelIndex } from '../../labels/label-index.ts';
 import { voxelTransform } from '../../meshes/lod-sources.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
@@ -32,6 +33,8 @@ export interface VersionRegionsDeps {
   inLayer<T>(roomId: string, layerId: string, work: (loaded: LoadedLayer) => T): Promise<T>;
   /** Reads a box of a version on an encode thread from what the layer's turn took. */
   read: VersionRegionRunner;
+  /** Finds segments' entries in boxes of a version on an encode thread, from what the layer's turn took. */
+  entries: RegionEntriesRunner;
   /** The base result's label index (found once, kept beside it). */
   baseIndex(base: StoredVolume, client: string): Promise<LabelIndex>;
   /** Told of each version's labels read by region: which earlier one it is, with which segments changed. */
@@ -161,7 +164,7 @@ export class VersionRegions {
   /**
    * Version `labels.version`'s index: the nearest earlier one found (else the base's) with each
    * segment changed since found in its regions: which regions, and the chunks they meet, taken
-   * in the layer's turn; their voxels read on an encode thread after it, all in one task.
+   * in the layer's turn; the entries found in them on an encode thread after it, all in one task.
    */
   async #derive(roomId: string, layerId: string, labels: VersionLabels, client: string): Promise<LabelIndex> {
     const at = labels.version;
@@ -189,14 +192,10 @@ export class VersionRegions {
       // Every region read in one trip to a thread.
       return { from, parts, task: edits.regionTask(at, parts.flatMap(([, list]) => list)) };
     });
-    const regions = await this.#read(read.task);
-    let next = 0;
-    const parts = read.parts.map(([id, list]) => [id, regions.slice(next, (next += list.length))] as const);
+    const parts = read.parts.map(([id, list]) => ({ id, boxes: list.length }));
+    const entries = read.task.boxes.length === 0 ? [] : await this.#deps.entries({ op: 'labelsEntries', region: read.task, parts });
     const fresh = new Map<number, IndexEntry>();
-    for (const [id, regions] of parts) {
-      const entry = entryInParts(regions, id);
-      if (entry) fresh.set(id, entry);
-    }
-    return replacedEntries(read.from, parts.map(([id]) => id), fresh);
+    entries.forEach((entry, k) => entry && fresh.set(parts[k]!.id, entry));
+    return replacedEntries(read.from, parts.map(({ id }) => id), fresh);
   }
 }
