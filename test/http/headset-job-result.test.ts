@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import { decodeEnvelope, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
-import { builtExamplePlugins } from '../helpers/example-plugins.ts';
+import { someExamplePlugins } from '../helpers/example-plugins.ts';
 import { room, waitForJob } from '../helpers/create-test-app.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
@@ -16,8 +16,9 @@ const PARAMS = { size: 20, steps: 4 };
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  // The example plugin itself, built as `npm start` builds it (build/out).
-  app = await createApp({ pluginsDir: builtExamplePlugins(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
+  // The example plugin itself, built as `npm start` builds it (build/out), alone: beside all of
+  // them the Python example's warm processes would start in this process.
+  app = await createApp({ pluginsDir: someExamplePlugins('time-lapse'), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
 });
 afterAll(() => app?.close());
 

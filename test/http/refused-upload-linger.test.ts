@@ -8,9 +8,9 @@
  */
 import { connect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers/create-test-app.ts';
-import { spawnHost } from '../helpers/spawn-host.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileTestApp } from '../helpers/create-test-app.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 
 const MAX = 1024 * 1024;
 
@@ -62,12 +62,14 @@ async function refusedThenAnother(url: string, chunked: boolean): Promise<string
   return received;
 }
 
+// One host in this process for the refusals read to their end: a refused body leaves nothing
+// behind, so each test meets the host as the first did. No plugins: an upload needs none.
+const shared = fileTestApp({ maxUploadBytes: MAX, pluginsDir: null, specimensDir: null, poolSize: 1 });
+
 describe('a refused upload', () => {
   for (const chunked of [false, true]) {
     it(`is read to its end and leaves the connection answering (${chunked ? 'chunked' : 'Content-Length'})`, async () => {
-      const host = await createTestApp({ maxUploadBytes: MAX });
-      const url = await host.listen({ host: '127.0.0.1', port: 0 });
-      const received = await refusedThenAnother(url, chunked);
+      const received = await refusedThenAnother(shared.url, chunked);
       expect(received).toMatch(/^HTTP\/1\.1 413 /);
       expect(received).toMatch(/SPC_ERR_UPLOAD_TOO_LARGE/);
       expect(received).toMatch(/HTTP\/1\.1 200 [^]*"status"/);
@@ -76,39 +78,38 @@ describe('a refused upload', () => {
 
   for (const [what, withLength] of [['with a Content-Length past the limit', true], ['streamed past the limit without one', false]] as const) {
     it(`is answered 413 to node:http, ${what}`, async () => {
-      const host = await createTestApp({ maxUploadBytes: MAX });
-      const url = await host.listen({ host: '127.0.0.1', port: 0 });
       for (const path of ['/api/uploads?filename=big.npy', '/api/specimens/big?filename=big.npy']) {
-        const answer = await send(url, path, 64 * MAX, withLength);
+        const answer = await send(shared.url, path, 64 * MAX, withLength);
         expect(answer.status, path).toBe(413);
         expect(JSON.parse(answer.body)).toMatchObject({ code: 'SPC_ERR_UPLOAD_TOO_LARGE' });
       }
     });
   }
 
-  // A client that asks to close the connection after its request (`agent: false` sends
-  // `Connection: close`, as many scripts do) must still read the answer: the host used to close
-  // right after the 413 went out, while the body was still coming, and the client met EPIPE.
-  it('with a Content-Length past the limit is answered 413 to node:http asking to close, every time', async () => {
-    const limit = ['--max-upload-bytes', String(MAX)];
-    const host = await spawnHost(['--port', '0', '--specimens', 'none', '--plugins', 'none', '--data-dir', 'none', ...limit, '--log-level', 'warn']);
-    try {
+  describe('by a host in a process of its own', () => {
+    // One host for both: the upload limit it is given leaves the JSON body limit as it is.
+    let host: RunningHost;
+    beforeAll(async () => {
+      const limit = ['--max-upload-bytes', String(MAX)];
+      host = await spawnHost(['--port', '0', '--specimens', 'none', '--plugins', 'none', '--data-dir', 'none', ...limit, '--log-level', 'warn']);
+    });
+    afterAll(() => host?.stop());
+
+    // A client that asks to close the connection after its request (`agent: false` sends
+    // `Connection: close`, as many scripts do) must still read the answer: the host used to close
+    // right after the 413 went out, while the body was still coming, and the client met EPIPE.
+    it('with a Content-Length past the limit is answered 413 to node:http asking to close, every time', async () => {
       for (let attempt = 0; attempt < 21; attempt++) {
         const answer = await send(host.url, '/api/uploads?filename=big.npy', 8 * MAX, true, 'application/octet-stream', false);
         expect(answer.status, `try ${attempt + 1}`).toBe(413);
         expect(JSON.parse(answer.body)).toMatchObject({ code: 'SPC_ERR_UPLOAD_TOO_LARGE' });
       }
-    } finally {
-      await host.stop();
-    }
-  });
+    });
 
-  // A JSON body past the host's body limit is refused by the HTTP framework itself, which closed
-  // the connection under the client: with the host in a process of its own, a body of 16 MiB
-  // lost the answer to EPIPE about half the time, so several tries of each framing show it.
-  it('past the JSON body limit is answered 413 to node:http, every time', async () => {
-    const host = await spawnHost(['--port', '0', '--specimens', 'none', '--plugins', 'none', '--data-dir', 'none', '--log-level', 'warn']);
-    try {
+    // A JSON body past the host's body limit is refused by the HTTP framework itself, which closed
+    // the connection under the client: with the host in a process of its own, a body of 16 MiB
+    // lost the answer to EPIPE about half the time, so several tries of each framing show it.
+    it('past the JSON body limit is answered 413 to node:http, every time', async () => {
       for (const withLength of [true, false]) {
         for (let attempt = 0; attempt < 8; attempt++) {
           const answer = await send(host.url, '/api/rooms/linger/view', 16 * MAX, withLength, 'application/json');
@@ -116,8 +117,6 @@ describe('a refused upload', () => {
           expect(JSON.parse(answer.body)).toMatchObject({ code: 'SPC_ERR_BODY_TOO_LARGE' });
         }
       }
-    } finally {
-      await host.stop();
-    }
+    });
   });
 });

@@ -39,7 +39,8 @@ async function files(host: RunningHost, id: string): Promise<Buffer[]> {
 
 describe('level sets in a data folder', () => {
   it('are served by a host started again on the folder without being built again', async () => {
-    const args = ['--port', '0', '--log-level', 'warn', '--mesh-lod-triangles', '1000'];
+    // No plugins or example specimens: the segment comes from an uploaded labels volume.
+    const args = ['--port', '0', '--log-level', 'warn', '--mesh-lod-triangles', '1000', '--plugins', 'none', '--specimens', 'none'];
     const first = await spawnHost(args);
     const headers = { 'content-type': 'application/octet-stream' };
     const put = await fetch(`${first.url}/api/specimens/ball?filename=ball.npy&role=labels`, { method: 'PUT', headers, body: new Uint8Array(ball()) });

@@ -34,7 +34,9 @@ function run(args: string[]): Promise<{ code: number; output: string }> {
 
 describe('docs/examples/plant-scene.py', () => {
   it('puts a scan, its labels at opacity 0.4, a cell’s surface and marks on it in one room', { timeout: 300_000 }, async () => {
-    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', await mkdtemp(path.join(tmpdir(), 'vitrine-plant-'))]);
+    // No plugins: the script's layers are its arrays and a cell's surface, which need none.
+    const specimens = await mkdtemp(path.join(tmpdir(), 'vitrine-plant-'));
+    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', specimens, '--plugins', 'none']);
     const r = room('plant');
     const catalog = async () => ((await (await fetch(`${host.url}/api/specimens`)).json()) as { id: string }[]).map((entry) => entry.id).sort();
     const before = await catalog();

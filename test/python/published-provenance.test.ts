@@ -18,6 +18,7 @@ import type { PublishedProvenance, RoomProvenance } from '../../core/wire/proven
 import type { SnapshotCreated } from '../../core/wire/scene-types.ts';
 import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
+import { someExamplePlugins } from '../helpers/example-plugins.ts';
 import { runPython } from '../helpers/python-publish.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room } from '../helpers/room.ts';
@@ -63,7 +64,10 @@ describe('provenance of a published array', () => {
     const dir = tempDataDir();
     const added = await promisify(execFile)(process.execPath, [CLI, 'users', 'add', 'ada', '--data-dir', dir], { cwd: REPO });
     const token = /[A-Za-z0-9_-]{32,}/.exec(added.stdout)![0];
-    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', 'none', '--data-dir', dir]);
+    // The one example plugin the room's function layer names (the Python example's warm
+    // processes would start beside a host on all of them).
+    const plugins = someExamplePlugins('isosurfaces');
+    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', 'none', '--plugins', plugins, '--data-dir', dir]);
     const r = room('made-by');
     const before = Date.now();
     const built = await runPython<{ snapshot: string; version: string; refused: string | null }>(BUILD(r, token), host.url);
@@ -92,7 +96,8 @@ describe('provenance of a published array', () => {
     ]);
 
     // Another host (its own data folder, the same plugins) takes the session file in: the array comes along.
-    const other = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', 'none', '--data-dir', tempDataDir()]);
+    const otherArgs = ['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', 'none', '--plugins', plugins, '--data-dir', tempDataDir()];
+    const other = await spawnHost(otherArgs);
     expect((await fetch(`${other.url}/api/specimens/${r}.scan`)).status).toBe(404);
     expect(await carried(host.url, other.url, built.snapshot, r)).toEqual({ id: built.snapshot, url: `/?snapshot=${built.snapshot}` });
     for (const layer of ["scan", "surface"]) expect((await fetch(`${other.url}/api/rooms/${r}/layers/${layer}/data`)).status, layer).toBe(200);

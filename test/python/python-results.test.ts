@@ -5,20 +5,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
-import { createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
+import type { FastifyInstance } from 'fastify';
+import { fileTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
 import { PYTHON, pythonPluginsDir } from '../helpers/python-plugins.ts';
 
-async function pythonApp() {
-  return createTestApp({ pluginsDir: await pythonPluginsDir(), python: PYTHON, pythonProcesses: 2 });
-}
+// One host and its two plugin processes for the file: each test reads its own room, and the
+// functions are pure, so what one test computed or cached changes nothing another one checks.
+const shared = fileTestApp(async () => ({ pluginsDir: await pythonPluginsDir(), python: PYTHON, pythonProcesses: 2 }), 120_000);
+const pythonApp = (): FastifyInstance => shared.app;
 
-function invoke(app: Awaited<ReturnType<typeof pythonApp>>, name: string, kwargs: Record<string, unknown> = {}) {
+function invoke(app: FastifyInstance, name: string, kwargs: Record<string, unknown> = {}) {
   return app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: name, kwargs } });
 }
 
 describe('Python plugin functions', () => {
   it('are listed from their manifest with their schemas, and return every result type', async () => {
-    const app = await pythonApp();
+    const app = pythonApp();
     const specimens = (await app.inject('/api/specimens')).json() as { id: string; function_name: string }[];
     expect(specimens.map((s) => s.id)).toContain('py-triangle');
     const schema = (await app.inject('/api/processing/functions/ramp_volume/schema')).json();
@@ -39,7 +41,7 @@ describe('Python plugin functions', () => {
   });
 
   it('serve /data as envelopes through the room cache, with delivery options and the Godot profile', async () => {
-    const app = await pythonApp();
+    const app = pythonApp();
     const lab = room();
     const url = `/api/specimens/py-generate-gaussian-volume/data?room_id=${lab}&params=${encodeURIComponent('{"resolution":40}')}`;
     const first = await app.inject(url);
@@ -63,7 +65,7 @@ describe('Python plugin functions', () => {
   });
 
   it('run as jobs whose progress messages arrive one per report', async () => {
-    const app = await pythonApp();
+    const app = pythonApp();
     const started = (await app.inject({ method: 'POST', url: '/api/specimens/py-steps/start', payload: { params: { count: 5 }, room_id: room() } })).json();
     const done = await waitForJob(app, started.job_id);
     expect(done.status).toBe('done');
@@ -73,7 +75,7 @@ describe('Python plugin functions', () => {
   });
 
   it('return labels (an int64 array made uint16) and take them as inputs, segments and all', async () => {
-    const app = await pythonApp();
+    const app = pythonApp();
     const cubes = (await invoke(app, 'label_cubes')).json();
     expect(cubes).toMatchObject({ type: 'volume', dtype: 'uint16', labels: true, label_names: { '3': 'small', '300': 'large' }, value_range: [0, 300] });
     const lab = room();
@@ -88,7 +90,7 @@ describe('Python plugin functions', () => {
   });
 
   it('take inputs as numpy arrays: another specimen, computed or from the cache', async () => {
-    const app = await pythonApp();
+    const app = pythonApp();
     const flipped = await app.inject({
       method: 'POST',
       url: '/api/processing/invoke',
@@ -100,7 +102,7 @@ describe('Python plugin functions', () => {
   });
 
   it('answer a raised exception as a failing function does, and an invalid result as invalid', async () => {
-    const app = await pythonApp();
+    const app = pythonApp();
     const failed = await invoke(app, 'fails', { message: 'the sample is wet' });
     expect(failed.statusCode).toBe(500);
     expect(failed.json()).toMatchObject({ code: 'SPC_ERR_FUNCTION_FAILED', detail: "function 'fails' failed: ValueError: the sample is wet" });

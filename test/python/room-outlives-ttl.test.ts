@@ -62,7 +62,10 @@ describe.each([
 ])('a room built from a notebook, --published-ttl 3: %s', (_label, disk) => {
   it('shows every layer, snapshots and saves long after the TTL; a snapshot holds what it names', { timeout: 240_000 }, async () => {
     const data = disk ? await mkdtemp(path.join(tmpdir(), 'vitrine-ttl-data-')) : 'none';
-    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--published-ttl', '3', '--data-dir', data, '--specimens', 'none']);
+    // No plugins: the room is made of published arrays and a segment's surface, which need none
+    // (the example plugins would start warm Python processes beside each host).
+    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--published-ttl', '3', '--data-dir', data, '--specimens', 'none',
+      '--plugins', 'none']);
     const r = room('ttl');
     const built = await runPython<{ snapshot: string }>(BUILD(r, `${r}-control`), host.url);
     await waitFor(async () => ((await status(host, `/api/specimens/${r}-control`)) === 404 ? true : undefined), 'the unnamed control specimen to expire');
