@@ -12,7 +12,9 @@
  * 3. a sample of the first editor's edits (every EDITING_SAMPLE-th, 12 unless told): once
  *    answered, the version it made is asked its result id (a HEAD of `.../labels?version=V`,
  *    which makes no voxels) and the changed segment's coarsest fragments (`{segment}.json`) are read; the time
- *    from the edit sent to them (bound 1 s);
+ *    from the edit sent to them (bound 1 s). Beside it, the CPU the host and the bench's own
+ *    clients used while the editors worked, against the machine's cores, and the same sample for
+ *    5 more edits made alone afterwards (nothing else at work: what the machine gives one edit);
  * 4. the data folder's growth over the edits beside the bytes of the chunks (32³, as the host keeps them) whose voxels
  *    differ from the base at the end (bound twice those);
  * 5. every edit undone, newest first, and the layer's bytes hashed beside version 0's.
@@ -21,8 +23,8 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeEnvelope, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
@@ -54,6 +56,16 @@ interface Made {
 }
 
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+
+/** Edits the first editor makes alone after the others, each with its mesh sample. */
+const QUIET = 5;
+
+/** CPU ms used so far by the host's process (every thread; /proc's clock ticks of 10 ms) and by this one. */
+function cpuNow(hostPid: number): { host: number; bench: number } {
+  const fields = readFileSync(`/proc/${hostPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const { user, system } = process.cpuUsage();
+  return { host: (Number(fields[11]) + Number(fields[12])) * 10, bench: (user + system) / 1000 };
+}
 
 /** Bytes under `dir` (du's count of blocks in use, as the data folder grows on disk). */
 function duBytes(dir: string): number {
@@ -115,7 +127,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     // 2 and 3. The editors together, with the mesh sample.
     const samples: Promise<number | string>[] = [];
     const edits = editsFor(seg.top);
-    const plans = Array.from({ length: EDITORS }, (_, k) => editorPlans(seg, k, EDITORS, Math.floor(edits / EDITORS) + (k < edits % EDITORS ? 1 : 0)));
+    const shares = Array.from({ length: EDITORS }, (_, k) => Math.floor(edits / EDITORS) + (k < edits % EDITORS ? 1 : 0));
+    // The first editor's plans go on past its share: those edits are made alone afterwards (the quiet samples).
+    const plans = shares.map((share, k) => editorPlans(seg, k, EDITORS, share + (k === 0 ? QUIET : 0)).slice(0, share));
+    const quietPlans = editorPlans(seg, 0, EDITORS, shares[0]! + QUIET).slice(shares[0]);
+    const cpuFrom = cpuNow(host.child.pid!);
     started = performance.now();
     const results = await Promise.all(
       plans.map(async (list, k) => {
@@ -129,6 +145,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       }),
     );
     const editing = performance.now() - started;
+    const cpu = cpuNow(host.child.pid!);
+    const cores = (ms: number) => fmt(ms / editing, 2);
     const all = results.flat();
     const kept = all.filter((m) => m.status === 201);
     const refused = all.filter((m) => m.status !== 201);
@@ -140,6 +158,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const [p50, p99] = [fmt(percentile(answers, 50), 1), fmt(percentile(answers, 99), 1)];
     say(`edit answered: p50 ${p50} ms, p99 ${p99} ms (bound p99 100 ms), max ${fmt(Math.max(...answers), 1)} ms`);
     say(`  by op: ${byOp(kept)}`);
+    say(
+      `CPU while the editors worked: the host ${cores(cpu.host - cpuFrom.host)} cores, the bench's editors and followers ` +
+        `${cores(cpu.bench - cpuFrom.bench)} cores, of the machine's ${availableParallelism()}`,
+    );
 
     const seqs = [big, ...kept].map((m) => m.seq!);
     await allArrived(followers, seqs, 30_000);
@@ -163,6 +185,19 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       `changed segment's coarsest mesh level after its edit (${sampled.length} sampled edits): p50 ${fmt(percentile(readyMs, 50), 0)} ms, ` +
         `max ${fmt(Math.max(...readyMs), 0)} ms (bound 1000 ms)` + (failed.length ? `; ${failed.length} failed (${failed[0]})` : ''),
     );
+
+    // 3b. Edits made alone, one after the other, each with its mesh read: the same sample with nothing else at work.
+    const [quiet, quietAnswers]: [number[], number[]] = [[], []];
+    for (const plan of quietPlans) {
+      const done = await edit(plan.body);
+      quietAnswers.push(done.ms);
+      const ready = done.status === 201 ? await meshReady(host.url, room, done, plan) : `${done.status} ${done.detail}`;
+      if (typeof ready === 'number') quiet.push(ready);
+      else say(`  a quiet sample failed: ${ready}`);
+    }
+    const [quietP50, quietMax] = [fmt(percentile(quiet, 50), 0), fmt(Math.max(...quiet), 0)];
+    const answered = fmt(percentile(quietAnswers, 50), 1);
+    if (quiet.length) say(`  the same with each edit made alone (${quiet.length} edits): p50 ${quietP50} ms, max ${quietMax} ms; answered p50 ${answered} ms`);
 
     // 4. The data folder's growth beside the chunks that changed.
     await new Promise((resolve) => setTimeout(resolve, 2000));
