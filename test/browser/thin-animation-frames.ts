@@ -10,8 +10,9 @@
  * frame for as long as it lasts, in software here. What a test checks in VR waits on states and
  * frame counts, never on a rate, so 15 frames a second show the same as 60 for a quarter of the
  * drawing. A session's frames cost for as long as it lasts, so the more a loaded machine
- * stretches a test, the more they cost (edit-labels.test.ts, three pages, one in VR: Chromium's
- * CPU fell from 101 to 73 s against every other frame).
+ * stretches a test, the more they cost (vr-time.test.ts, a page in VR beside a desktop page, at
+ * like load and wall time: Chromium's CPU fell from 31 to 27 s against every other frame; one
+ * in eight gave 25 s, within the noise of one in four).
  */
 export const FRAME_EVERY = 4;
 
