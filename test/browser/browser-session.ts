@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { halveAnimationFrames } from './halve-animation-frames.ts';
+import { FRAME_EVERY, thinAnimationFrames } from './thin-animation-frames.ts';
 
 /** The browser binary (`VITRINE_CHROMIUM` overrides it). */
 export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -210,11 +210,11 @@ export function viewportFor(headset: boolean): { viewport: { width: number; heig
  * Installs Meta's IWER into `page` before any of its scripts run, emulating a Quest 3 with its
  * two controllers: `navigator.xr` then supports `immersive-vr`, and `window.xrDevice` (IWER's
  * `XRDevice`) moves the headset and controllers and presses their buttons. Its frames come at
- * half the browser's rate (halve-animation-frames.ts) unless `everyFrame`, for benchmarks that
+ * a quarter of the browser's rate (thin-animation-frames.ts) unless `everyFrame`, for benchmarks that
  * time the session's frames.
  */
 export async function installEmulatedHeadset(page: Page, everyFrame = false): Promise<void> {
-  if (!everyFrame) await page.addInitScript(halveAnimationFrames);
+  if (!everyFrame) await page.addInitScript(thinAnimationFrames, FRAME_EVERY);
   await page.addInitScript({ path: createRequire(import.meta.url).resolve('iwer/build/iwer.min.js') });
   await page.addInitScript(() => {
     const iwer = (window as unknown as { IWER: { XRDevice: new (config: unknown) => { installRuntime(o: object): void }; metaQuest3: unknown } }).IWER;

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { openStream } from '../helpers/sse-reader.ts';
-import { openPage, shot } from './browser-session.ts';
+import { DRAW_SCALE, openPage, shot } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 const source = (name: string, param: string) => `import type { MeshResult } from 'vitrine';
@@ -60,7 +60,7 @@ beforeAll(async () => {
   }
   [dev, browser] = await Promise.all([
     spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, command: 'dev' }),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 });
 

@@ -10,11 +10,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { peopleDir } from '../people/people-helpers.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { browserAndHost } from './browser-host.ts';
-import { layersDrawn, openPage, shot } from './browser-session.ts';
+import { DRAW_SCALE, layersDrawn, openPage, shot } from './browser-session.ts';
 import { closedRoom } from './closed-room-setup.ts';
 
 const people = await peopleDir(['ada', 'bob', 'cy']);
-const session = browserAndHost(['--data-dir', people.dir]);
+const session = browserAndHost(['--data-dir', people.dir], DRAW_SCALE);
 const room = freshRoom('closed');
 
 /** ada's room, with an array published for it and two layers, closed to all but its editor bob. */

@@ -9,7 +9,7 @@ import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { samplesOf, startRemoteServer, writeV05 } from '../helpers/zarr-remote.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openPage, shot } from './browser-session.ts';
+import { DRAW_SCALE, openPage, shot } from './browser-session.ts';
 
 const remote = await startRemoteServer();
 const spec = { axes: 'zyx', dtype: 'uint16' as const, chunks: [4, 8, 8], compression: 'zstd' as const, scale: [2, 1, 1] };
@@ -19,7 +19,7 @@ await writeV05(remote.files, {
 });
 afterAll(() => remote.close());
 
-const session = browserAndHost(['--remote', `lab=${remote.url}`]);
+const session = browserAndHost(['--remote', `lab=${remote.url}`], DRAW_SCALE);
 
 async function scene(room: string): Promise<RoomScene> {
   return (await (await fetch(`${session.host.baseUrl}/api/rooms/${room}/scene`)).json()) as RoomScene;

@@ -9,11 +9,11 @@ import { bearer, peopleDir } from '../people/people-helpers.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { layersDrawn, openPage, shot } from './browser-session.ts';
+import { DRAW_SCALE, layersDrawn, openPage, shot } from './browser-session.ts';
 import { closedRoom } from './closed-room-setup.ts';
 
 const people = await peopleDir(['ada', 'bob']);
-const session = browserAndHost(['--data-dir', people.dir]);
+const session = browserAndHost(['--data-dir', people.dir], DRAW_SCALE);
 const room = freshRoom('viewed');
 
 beforeAll(() => closedRoom(session.host.baseUrl, people.tokens.ada!, room, { viewers: ['bob'], public: 'none' }));
