@@ -18,6 +18,7 @@ import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channel
 import { CHANNELS } from './redis-keys.ts';
 import { storedJson } from './stored-json.ts';
 import { waitAtMost } from './time-limit.ts';
+import { subscribeWhenReady } from './ready-subscription.ts';
 import { roomEventOf } from '../events/layer-slots.ts';
 import { stampedData } from '../events/acting-user.ts';
 
@@ -51,33 +52,21 @@ export class RedisEvents {
   async start(waitMs = 5000): Promise<void> {
     this.#subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
     // Whatever was published while the connection was away (or before it first subscribed)
-    // is lost: every watcher re-reads once, at each (re)connection. ioredis sends the
-    // subscriptions again on 'ready' without waiting for them; a PING queued behind them
-    // answers only once they are in, so a re-read after it misses nothing published later.
-    this.#subscriber.on('close', () => void (this.#live = false));
-    this.#subscriber.on('ready', () => {
-      const wasSubscribed = this.#subscribed;
-      this.#subscriber.ping().then(
-        () => this.#resubscribed(wasSubscribed),
-        () => {},
-      );
-    });
-    // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
+    // is lost: every watcher re-reads once Redis has answered each subscription, the first
+    // and those after every reconnection, so a re-read then misses nothing published later.
     // A host answers only once subscribed, so no event of a request it serves falls before.
+    this.#subscriber.on('close', () => void (this.#live = false));
     const channels = [CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer, CHANNELS.access, CHANNELS.relay, CHANNELS.users];
-    const subscribed = this.#subscriber.subscribe(...channels).then(
-      () => {
-        this.#subscribed = true;
-        this.#live = true;
-        this.nudgeAll();
-      },
-      () => {},
-    );
+    const subscribed = subscribeWhenReady(this.#subscriber, channels, () => {
+      const again = this.#subscribed;
+      this.#subscribed = true;
+      this.#resubscribed(again);
+    });
     await waitAtMost(subscribed, waitMs);
   }
 
   #resubscribed(again: boolean): void {
-    if (this.#subscribed) this.#live = true;
+    this.#live = true;
     for (const listener of this.#resubscribeListeners) listener();
     // A user removed while the subscription was away was not heard of: every watcher looks again.
     if (again) for (const listener of this.#usersListeners) listener();
