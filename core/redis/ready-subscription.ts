@@ -4,11 +4,13 @@
  * that is ready, and again each time it is ready after a reconnection. ioredis checks a new
  * connection with an INFO before it calls it ready, but sends a SUBSCRIBE made in the meantime
  * at once (Redis takes it while loading). Its answer can put the connection in subscriber mode
- * before the INFO goes out (always so when the process is slow to read the replies, as under
+ * before the INFO goes out (the more likely the later the process reads the replies, as under
  * load): the check then fails, ioredis reconnects, and since the connection never was ready it
  * does not subscribe again, though the first SUBSCRIBE's promise resolved. Such a connection
- * hears nothing for good. `onSubscribed` runs once Redis has answered each SUBSCRIBE: from then
- * on nothing published is missed, so a re-read of durable state made then misses no change.
+ * hears nothing for good (ioredis 5.8.2 and later 5.x: redis/ioredis#2037; 6.0 waits for the
+ * handshake itself, and this stays right there). `onSubscribed` runs once Redis has answered
+ * each SUBSCRIBE: from then on nothing published is missed, so a re-read of durable state made
+ * then misses no change.
  */
 import type { Redis } from 'ioredis';
 
