@@ -14,7 +14,9 @@
  *    which makes no voxels) and the changed segment's coarsest fragments (`{segment}.json`) are read; the time
  *    from the edit sent to them (bound 1 s). Beside it, the CPU the host and the bench's own
  *    clients used while the editors worked, against the machine's cores, and the same sample for
- *    5 more edits made alone afterwards (nothing else at work: what the machine gives one edit);
+ *    5 more edits made alone afterwards (nothing else at work: what the machine gives one edit),
+ *    and a write of the bench's own committed and flushed on the same disk every 50 ms meanwhile
+ *    (lmdb-js with the host's store options: the least an edit kept on disk waits for);
  * 4. the data folder's growth over the edits beside the bytes of the chunks (32³, as the host keeps them) whose voxels
  *    differ from the base at the end (bound twice those);
  * 5. every edit undone, newest first, and the layer's bytes hashed beside version 0's.
@@ -23,12 +25,13 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeEnvelope, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { allArrived, follow } from './editing-followers.ts';
+import { commitLoop, cpuNow } from './editing-floors.ts';
 import { bigSplit, editorPlans, type PlannedEdit } from './editing-plans.ts';
 import { BIG_SEGMENT, makeSegmentation, writeSpecimen, type Segmentation } from './editing-volume.ts';
 import { fmt, percentile } from './host-helpers.ts';
@@ -60,12 +63,6 @@ const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 /** Edits the first editor makes alone after the others, each with its mesh sample. */
 const QUIET = 5;
 
-/** CPU ms used so far by the host's process (every thread; /proc's clock ticks of 10 ms) and by this one. */
-function cpuNow(hostPid: number): { host: number; bench: number } {
-  const fields = readFileSync(`/proc/${hostPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const { user, system } = process.cpuUsage();
-  return { host: (Number(fields[11]) + Number(fields[12])) * 10, bench: (user + system) / 1000 };
-}
 
 /** Bytes under `dir` (du's count of blocks in use, as the data folder grows on disk). */
 function duBytes(dir: string): number {
@@ -132,6 +129,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const plans = shares.map((share, k) => editorPlans(seg, k, EDITORS, share + (k === 0 ? QUIET : 0)).slice(0, share));
     const quietPlans = editorPlans(seg, 0, EDITORS, shares[0]! + QUIET).slice(shares[0]);
     const cpuFrom = cpuNow(host.child.pid!);
+    const commits = commitLoop(path.join(root, 'alone.mdb'));
     started = performance.now();
     const results = await Promise.all(
       plans.map(async (list, k) => {
@@ -146,6 +144,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     );
     const editing = performance.now() - started;
     const cpu = cpuNow(host.child.pid!);
+    const alone = await commits.stop();
     const cores = (ms: number) => fmt(ms / editing, 2);
     const all = results.flat();
     const kept = all.filter((m) => m.status === 201);
@@ -158,6 +157,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const [p50, p99] = [fmt(percentile(answers, 50), 1), fmt(percentile(answers, 99), 1)];
     say(`edit answered: p50 ${p50} ms, p99 ${p99} ms (bound p99 100 ms), max ${fmt(Math.max(...answers), 1)} ms`);
     say(`  by op: ${byOp(kept)}`);
+    say(
+      `a flushed lmdb-js commit alone meanwhile, on the same disk (what keeping an edit waits for at the least), every 50 ms: ` +
+        `p50 ${fmt(percentile(alone, 50), 1)} ms, p99 ${fmt(percentile(alone, 99), 1)} ms (${alone.length} commits)`,
+    );
     say(
       `CPU while the editors worked: the host ${cores(cpu.host - cpuFrom.host)} cores, the bench's editors and followers ` +
         `${cores(cpu.bench - cpuFrom.bench)} cores, of the machine's ${availableParallelism()}`,

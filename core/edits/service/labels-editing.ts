@@ -60,7 +60,8 @@ export class LabelsEditing {
 
   constructor(deps: EditingDeps) {
     this.#deps = deps;
-    this.#loaded = new LoadedLayers(deps.scenes, deps.sources);
+    // A loaded layer's base index is what every version's is found from: found at once, before the first edit names a version.
+    this.#loaded = new LoadedLayers(deps.scenes, deps.sources, ({ base }) => void deps.labelIndex(base, '').catch(() => {}));
     this.#regions = new VersionRegions({
       inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
       entries: deps.assemble,

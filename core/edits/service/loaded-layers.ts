@@ -30,10 +30,13 @@ export class LoadedLayers {
   #scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
   #sources: LayerSourceDeps;
   #layers = new Map<string, Promise<LoadedLayer>>();
+  #loaded: (layer: LoadedLayer) => void;
 
-  constructor(scenes: Pick<RoomScenes, 'scene' | 'layerData'>, sources: LayerSourceDeps) {
+  /** `loaded` is told of each layer once, as it is first loaded. */
+  constructor(scenes: Pick<RoomScenes, 'scene' | 'layerData'>, sources: LayerSourceDeps, loaded: (layer: LoadedLayer) => void) {
     this.#scenes = scenes;
     this.#sources = sources;
+    this.#loaded = loaded;
   }
 
   /** The room's layer, a labels layer with a result. @throws 404 unknown layer, 409 not labels */
@@ -67,7 +70,9 @@ export class LoadedLayers {
         const baseId = this.#sources.resultIds.of(base);
         baseId.catch(() => {});
         const baseTables = JSON.stringify(tableFields(tables, base));
-        return { base, edits: new LayerEdits(volume, tables), baseId, baseTables, digests: new ChunkDigests(volume) };
+        const layer = { base, edits: new LayerEdits(volume, tables), baseId, baseTables, digests: new ChunkDigests(volume) };
+        this.#loaded(layer);
+        return layer;
       })();
       this.#layers.set(key, loading);
       loading.catch(() => this.#layers.get(key) === loading && this.#layers.delete(key));

@@ -98,11 +98,7 @@ export class VersionRegions {
   named(roomId: string, layerId: string, loaded: LoadedLayer, at: number, id: string): RegionLabels {
     const key = keyOf(roomId, layerId);
     let versions = this.#layers.get(key);
-    if (!versions) {
-      this.#layers.set(key, (versions = new Map()));
-      // The base's index is what every version's is found from: found now, off the edits' path.
-      this.#deps.baseIndex(loaded.base, '').catch(() => {});
-    }
+    if (!versions) this.#layers.set(key, (versions = new Map()));
     const known = versions.get(at);
     if (known) return known;
     const labels: VersionLabels = {
