@@ -26,6 +26,23 @@ export interface RegionBox {
   to: [number, number, number];
 }
 
+/** Find segments' label entries in boxes of a version: each part is one segment and how many of the boxes, in order, are its. */
+export interface RegionEntriesTask {
+  op: 'labelsEntries';
+  region: VersionRegionTask;
+  parts: { id: number; boxes: number }[];
+}
+
+/** A segment's entry as found in boxes: its voxels, faces and box (first z, y, x, then last), as a label index holds it. */
+export interface FoundEntry {
+  count: number;
+  faces: number;
+  box: number[];
+}
+
+/** Runs a {@link RegionEntriesTask} off the event loop (the encode pool): an entry a part, null for a segment no box holds. */
+export type RegionEntriesRunner = (task: RegionEntriesTask) => Promise<(FoundEntry | null)[]>;
+
 /** A box as asked: its first voxel (z, y, x) and its end (exclusive). */
 export type BoxAsked = { from: readonly number[]; to: readonly number[] };
 

@@ -8,13 +8,21 @@
  * it lies in, read by the thread that builds it.
  */
 import type { LabelIndex } from '../labels/label-index.ts';
-import type { VersionRegionTask } from '../edits/version-region.ts';
 
 /** Voxels of a box of a volume: `data` in C order over `shape`, whose first voxel is `from` (z, y, x) of the volume. */
 export interface LabelRegion {
   data: Uint8Array | Uint16Array | Uint32Array;
   from: [number, number, number];
   shape: [number, number, number];
+}
+
+/**
+ * A box of labels taken to be read on the thread that builds from it: what an edited version's
+ * layer took in its turn (the chunks the box meets, frozen, and the later edits that wrote in
+ * it). Only the worker that runs the build reads it (workers/task-worker.ts).
+ */
+export interface TakenBox {
+  readonly op: 'labelsRegion';
 }
 
 export interface RegionLabels {
@@ -32,7 +40,7 @@ export interface RegionLabels {
    * What an encode thread reads the voxels from `from` to `to` (z, y, x; `to` exclusive) from,
    * taken now: the build of a segment's surface reads its box on its own thread.
    */
-  take(from: readonly number[], to: readonly number[]): Promise<VersionRegionTask>;
+  take(from: readonly number[], to: readonly number[]): Promise<TakenBox>;
 }
 
 /** What a level set's subject may be: a stored result, or labels read by region. */

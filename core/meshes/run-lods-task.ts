@@ -15,18 +15,16 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { buildSegmentLods } from './segment-lods.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { keptForm } from './kept-level-sets.ts';
-import { regionsOf, regionVoxels } from '../edits/version-region.ts';
-import { keptLabels } from '../edits/kept-labels.ts';
 
 function surfaceOf(source: LodTaskSource): LodSource {
   switch (source.kind) {
     case 'labels':
       return labelSource(source.volume, source.id, source.box, source.triangles);
     case 'region': {
-      // A box taken from an edited version is read here, into memory this thread keeps: only the surface leaves.
+      // A taken box is read by the worker before the build (workers/task-worker.ts).
       const { region } = source;
-      const read = 'op' in region ? regionsOf(region, regionVoxels(region, keptLabels))[0]! : region;
-      return regionSource(read, source.id, source.box, source.triangles, source.transform);
+      if ('op' in region) throw new Error('a taken box reaches the build unread');
+      return regionSource(region, source.id, source.box, source.triangles, source.transform);
     }
     case 'mesh':
       return meshSource(source.mesh);

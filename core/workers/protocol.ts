@@ -15,7 +15,7 @@ import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/l
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
-import type { RegionEntriesTask } from '../labels/region-entries.ts';
+import type { RegionEntriesTask } from '../edits/version-region.ts';
 import type { IndexEntry } from '../labels/derived-label-index.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
 

@@ -12,7 +12,7 @@ import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { MeshLodsRunner } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeRunner } from '../remote/volume-task.ts';
 import type { VersionVoxelsRunner, VersionVoxelsTask } from '../edits/version-voxels.ts';
-import type { RegionEntriesRunner, RegionEntriesTask } from '../labels/region-entries.ts';
+import type { RegionEntriesRunner, RegionEntriesTask } from '../edits/version-region.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */

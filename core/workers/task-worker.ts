@@ -34,7 +34,7 @@ import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { RemoteVolumeChunk, RemoteVolumeTask } from '../remote/volume-task.ts';
 import type { VersionVoxelsTask } from '../edits/version-voxels.ts';
-import type { RegionEntriesTask } from '../labels/region-entries.ts';
+import type { RegionEntriesTask, VersionRegionTask } from '../edits/version-region.ts';
 import type { IndexEntry } from '../labels/derived-label-index.ts';
 import type { LabelArray } from '../edits/label-volume.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
@@ -67,7 +67,7 @@ const imports = loadOnce(() => import('../annotations/parse-import.ts'));
 const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
 const remoteReads = loadOnce(() => import('../remote/port-store.ts'));
 const versions = loadOnce(() => import('../edits/version-voxels.ts'));
-const regionEntryReads = loadOnce(() => import('../labels/region-entries.ts'));
+const takenBoxes = loadOnce(() => import('./taken-boxes.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -245,9 +245,18 @@ export function surface(task: SurfaceTask): Promise<StoredResult> {
   return handingOver(async () => (await segmentMeshes()).segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
 }
 
-/** A surface's levels of detail (meshes/segment-lods.ts); what it hands over counts towards the next collection. */
+/**
+ * A surface's levels of detail (meshes/segment-lods.ts); what it hands over counts towards the
+ * next collection. A box taken from an edited version (the only kind of taken box there is) is
+ * read here first, into memory this thread keeps: only the set leaves.
+ */
 export function meshLods(task: MeshLodsTask): Promise<BuiltLevelSet> {
-  return handingOver(async () => (await meshLevels()).runLodsTask(task), (built) => ('lods' in built ? built.lods.packed.byteLength : 0));
+  return handingOver(async () => {
+    const { source } = task;
+    if (source.kind !== 'region' || !('op' in source.region)) return (await meshLevels()).runLodsTask(task);
+    const region = (await takenBoxes()).readTaken(source.region as VersionRegionTask);
+    return (await meshLevels()).runLodsTask({ ...task, source: { ...source, region } });
+  }, (built) => ('lods' in built ? built.lods.packed.byteLength : 0));
 }
 
 /** A level of level sets as one mesh (meshes/assemble-level.ts). */
@@ -274,7 +283,7 @@ export function labelsVersion(task: VersionVoxelsTask): Promise<LabelArray> {
   return handingOver(async () => (await versions()).versionVoxels(task), (data) => data.byteLength);
 }
 
-/** Changed segments' entries in boxes of an edited labels layer's version (labels/region-entries.ts): only the entries go back. */
+/** Changed segments' entries in boxes of an edited labels layer's version (taken-boxes.ts): only the entries go back. */
 export async function labelsEntries(task: RegionEntriesTask): Promise<(IndexEntry | null)[]> {
-  return (await regionEntryReads()).regionEntries(task);
+  return (await takenBoxes()).regionEntries(task);
 }

@@ -11,7 +11,7 @@ import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
 import type { SceneStore } from '../../scenes/scene-store.ts';
 import type { EditStore } from '../edit-store.ts';
 import type { VersionVoxelsRunner } from '../version-voxels.ts';
-import type { RegionEntriesRunner } from '../../labels/region-entries.ts';
+import type { RegionEntriesRunner } from '../version-region.ts';
 import type { DerivedVersions, StoredVolume } from './layer-versions.ts';
 
 export interface EditingDeps {

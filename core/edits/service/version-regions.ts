@@ -17,7 +17,7 @@
 import { slotOwner } from '../../events/layer-slots.ts';
 import { replacedEntries, type IndexBox, type IndexEntry } from '../../labels/derived-label-index.ts';
 import { apartBoxes } from '../../labels/segment-regions.ts';
-import type { RegionEntriesRunner } from '../../labels/region-entries.ts';
+import type { RegionEntriesRunner } from '../version-region.ts';
 import { findLabel, type LabelIndex } from '../../labels/label-index.ts';
 import { voxelTransform } from '../../meshes/lod-sources.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
