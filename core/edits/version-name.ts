@@ -40,10 +40,11 @@ export class ChunkDigests {
   #volume: LabelVolume;
   #base = new Map<number, string>();
   #now = new Map<number, string>();
-  /** Where the base's chunks are copied to be hashed: one chunk, reused (new memory is slow to touch). */
+  /**
+   * Where a chunk is put together to be hashed (the base's, or an earlier version's): one chunk,
+   * reused (new memory is slow to touch); each digest is taken before the next chunk is put there.
+   */
   #scratch: LabelArray | null = null;
-  /** Where a chunk of an earlier version is put together to be hashed, reused the same way. */
-  #writeBack: LabelArray | null = null;
 
   constructor(volume: LabelVolume) {
     this.#volume = volume;
@@ -78,29 +79,25 @@ export class ChunkDigests {
 
   /**
    * The digests of the chunks the edits of `later` wrote, each as it was before the first of
-   * them: chunk by chunk, copied into one scratch chunk (new memory is slow to touch) with the
-   * voxels those edits found written back, newest first.
+   * them: chunk by chunk, copied into the scratch chunk with the voxels those edits found
+   * written back, newest first.
    */
   #writtenBack(later: readonly WriteBack[]): Map<number, string> {
     const volume = this.#volume;
-    // Per chunk, where its voxels lie in `later`: [edit, place in the edit] pairs, oldest first.
-    const places = new Map<number, number[]>();
-    for (let k = 0; k < later.length; k++) {
-      const { index } = later[k]!;
+    // Per chunk, what the edits found there: [place in the chunk, value] pairs, oldest first.
+    const found = new Map<number, number[]>();
+    for (const { index, before } of later)
       for (let j = 0; j < index.length; j++) {
-        const { key } = volume.placeOf(index[j]!);
-        let list = places.get(key);
-        if (!list) places.set(key, (list = []));
-        list.push(k, j);
+        const { key, at } = volume.placeOf(index[j]!);
+        let list = found.get(key);
+        if (!list) found.set(key, (list = []));
+        list.push(at, before[j]!);
       }
-    }
     const digests = new Map<number, string>();
-    for (const [key, list] of places) {
+    for (const [key, list] of found) {
       const chunk = this.#scratchNow(key);
-      for (let p = list.length - 2; p >= 0; p -= 2) {
-        const { index, before } = later[list[p]!]!;
-        chunk[volume.placeOf(index[list[p + 1]!]!).at] = before[list[p + 1]!]!;
-      }
+      // Newest first: each voxel ends as the oldest of the edits found it.
+      for (let p = list.length - 2; p >= 0; p -= 2) chunk[list[p]!] = list[p + 1]!;
       digests.set(key, chunkDigest(chunk));
     }
     return digests;
@@ -109,8 +106,8 @@ export class ChunkDigests {
   /** Chunk `key` as it is now, copied into the scratch chunk. */
   #scratchNow(key: number): LabelArray {
     const now = this.#volume.chunkNow(key);
-    if (!this.#writeBack || this.#writeBack.length !== now.length) this.#writeBack = now.slice();
-    else this.#writeBack.set(now);
-    return this.#writeBack;
+    if (this.#scratch?.length === now.length) this.#scratch.set(now);
+    else this.#scratch = now.slice();
+    return this.#scratch;
   }
 }
