@@ -5,13 +5,11 @@
  * in several) are read into it rather than into memory new to the process, which is slow to
  * touch on first use. What one task reads is gone when the thread's next task reads.
  */
-import type { LabelArray, LabelDtype } from './label-volume.ts';
+import { ARRAYS, type LabelArray, type LabelDtype } from './label-volume.ts';
 
 /** The most a thread keeps between tasks; a larger read takes memory of its own, let go once read. */
 const KEPT_BYTES = 64 * 2 ** 20;
 let kept = new ArrayBuffer(0);
-
-const ARRAYS = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array } as const;
 
 /** `length` labels of `dtype` over the thread's kept memory, grown as asked up to {@link KEPT_BYTES}. */
 export function keptLabels(dtype: LabelDtype, length: number): LabelArray {

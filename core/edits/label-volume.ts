@@ -26,7 +26,7 @@ export const CHUNK = 32;
 /** The largest id each dtype holds. */
 export const DTYPE_MAX: Record<LabelDtype, number> = { uint8: 255, uint16: 65535, uint32: 4294967295 };
 
-const ARRAYS = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array } as const;
+export const ARRAYS = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array } as const;
 
 /** A volume as it was when frozen: its base and its changed chunks, never written again. */
 export interface FrozenVolume {

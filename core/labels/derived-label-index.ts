@@ -9,7 +9,7 @@
  * present drops out). No voxel just outside the region holds a changed segment, so taking the
  * outside for "not it", as the region's pass does, counts their faces as the whole pass would.
  */
-import { buildLabelIndex, findLabel, spatialShape, type LabelIndex } from './label-index.ts';
+import { buildLabelIndex, findLabel, matching, spatialShape, type LabelIndex } from './label-index.ts';
 
 /** A box of voxels: its first z, y, x and its ends (exclusive). */
 export interface IndexBox {
@@ -66,11 +66,10 @@ export function entryIn(part: ArrayLike<number>, shape: readonly number[], offse
       let end = x + 1;
       while (end < nx && part[start + end] === id) end++;
       count += end - x;
+      // Neighbours of the same id: along the run, then above it and behind it.
       same += end - x - 1;
-      for (let i = start + x; i < start + end; i++) {
-        if (y > 0 && part[i - nx] === id) same++;
-        if (z > 0 && part[i - slice] === id) same++;
-      }
+      if (y > 0) same += matching(part, start - nx + x, start - nx + end, id);
+      if (z > 0) same += matching(part, start - slice + x, start - slice + end, id);
       [box[0], box[1], box[2]] = [Math.min(box[0]!, z), Math.min(box[1]!, y), Math.min(box[2]!, x)];
       [box[3], box[4], box[5]] = [Math.max(box[3]!, z), Math.max(box[4]!, y), Math.max(box[5]!, end - 1)];
       x = end;

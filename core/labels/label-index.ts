@@ -133,7 +133,7 @@ export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[
 }
 
 /** How many of `data[from..to)` equal `id`. */
-function matching(data: ArrayLike<number>, from: number, to: number, id: number): number {
+export function matching(data: ArrayLike<number>, from: number, to: number, id: number): number {
   let n = 0;
   for (let i = from; i < to; i++) if (data[i] === id) n++;
   return n;

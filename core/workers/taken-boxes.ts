@@ -11,14 +11,19 @@ import { keptLabels } from '../edits/kept-labels.ts';
 import type { IndexEntry } from '../labels/derived-label-index.ts';
 import { entryInParts } from '../labels/segment-regions.ts';
 
+/** The boxes `task` took, read into the thread's kept memory. */
+function readKept(task: VersionRegionTask): VoxelRegion[] {
+  return regionsOf(task, regionVoxels(task, keptLabels));
+}
+
 /** The entries of a {@link RegionEntriesTask}'s segments, in its order. */
 export function regionEntries(task: RegionEntriesTask): (IndexEntry | null)[] {
-  const regions = regionsOf(task.region, regionVoxels(task.region, keptLabels));
+  const regions = readKept(task.region);
   let next = 0;
   return task.parts.map(({ id, boxes }) => entryInParts(regions.slice(next, (next += boxes)), id));
 }
 
-/** The one box a build's task took, read into the thread's kept memory. */
+/** The one box a build's task took. */
 export function readTaken(task: VersionRegionTask): VoxelRegion {
-  return regionsOf(task, regionVoxels(task, keptLabels))[0]!;
+  return readKept(task)[0]!;
 }
