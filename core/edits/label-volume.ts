@@ -10,6 +10,8 @@
  * never written again: the next edit into it writes a copy, so a view stays the version it was
  * taken at.
  */
+import { ChunkGrid } from './chunk-grid.ts';
+import { reservedBuffer } from './chunk-reserve.ts';
 import { SegmentPlaces } from './segment-places.ts';
 
 export type LabelDtype = 'uint8' | 'uint16' | 'uint32';
@@ -37,18 +39,18 @@ export interface FrozenVolume {
   chunks: Map<number, LabelArray>;
 }
 
-/** A typed array of `dtype` and `length` in shared memory, so it crosses to a worker thread by reference. */
-export function sharedLabels(dtype: LabelDtype, length: number): LabelArray {
+/**
+ * A typed array of `dtype` and `length` in shared memory, so it crosses to a worker thread by
+ * reference; a chunk's is taken from the memory kept touched for chunks (chunk-reserve.ts).
+ */
+export function sharedLabels(dtype: LabelDtype, length: number, chunk = false): LabelArray {
   const make = ARRAYS[dtype] as unknown as new (buffer: SharedArrayBuffer) => LabelArray;
-  return new make(new SharedArrayBuffer(length * ARRAYS[dtype].BYTES_PER_ELEMENT));
+  const bytes = length * ARRAYS[dtype].BYTES_PER_ELEMENT;
+  return new make(chunk ? reservedBuffer(bytes) : new SharedArrayBuffer(bytes));
 }
 
-export class LabelVolume {
-  readonly shape: readonly [number, number, number];
+export class LabelVolume extends ChunkGrid {
   readonly dtype: LabelDtype;
-  readonly chunk: number;
-  /** Chunks along z, y, x. */
-  readonly grid: readonly [number, number, number];
   #base: LabelArray;
   #own = new Map<number, LabelArray>();
   /** Chunks a frozen view holds: copied before they are written again. */
@@ -58,15 +60,13 @@ export class LabelVolume {
   #written = new Set<number>();
 
   constructor(base: LabelArray, shape: readonly [number, number, number], dtype: LabelDtype, chunk = CHUNK) {
+    super(shape, chunk);
     if (base.length !== shape[0] * shape[1] * shape[2]) throw new Error(`labels of ${base.length} voxels do not fill the shape ${shape.join('×')}`);
     // Results live in shared memory; a base that does not is copied there once, so a frozen view
     // crosses to a thread without copying the whole volume each time.
     this.#base = base.buffer instanceof SharedArrayBuffer ? base : sharedLabels(dtype, base.length);
     if (this.#base !== base) this.#base.set(base);
-    this.shape = shape;
     this.dtype = dtype;
-    this.chunk = chunk;
-    this.grid = [Math.ceil(shape[0] / chunk), Math.ceil(shape[1] / chunk), Math.ceil(shape[2] / chunk)];
     this.#segments = SegmentPlaces.of(this.#base, shape, (z, y, x) => this.chunkOf(z, y, x), chunk);
   }
 
@@ -83,31 +83,12 @@ export class LabelVolume {
     return this.#own.size;
   }
 
-  /** The chunk holding voxel (z, y, x). */
-  chunkOf(z: number, y: number, x: number): number {
-    const c = this.chunk;
-    return (Math.floor(z / c) * this.grid[1] + Math.floor(y / c)) * this.grid[2] + Math.floor(x / c);
-  }
-
-  /** A chunk's first z, y, x and its ends (exclusive). */
-  chunkBox(key: number): [number, number, number, number, number, number] {
-    const [, gy, gx] = this.grid;
-    const c = this.chunk;
-    const [z, y, x] = [Math.floor(key / (gx * gy)) * c, (Math.floor(key / gx) % gy) * c, (key % gx) * c];
-    return [z, y, x, Math.min(z + c, this.shape[0]), Math.min(y + c, this.shape[1]), Math.min(x + c, this.shape[2])];
-  }
-
   /** The value of the voxel at flat index `i`. */
   get(i: number): number {
     if (this.#own.size === 0) return this.#base[i]!;
     const { key, at } = this.placeOf(i);
     const own = this.#own.get(key);
     return own ? own[at]! : this.#base[i]!;
-  }
-
-  #inChunk(z: number, y: number, x: number): number {
-    const c = this.chunk;
-    return ((z % c) * c + (y % c)) * c + (x % c);
   }
 
   /**
@@ -166,7 +147,7 @@ export class LabelVolume {
   #writable(key: number): LabelArray {
     let chunk = this.#own.get(key) ?? this.#copyOut(key);
     if (this.#frozen.size > 0 && this.#frozen.delete(key)) {
-      const copy = sharedLabels(this.dtype, chunk.length);
+      const copy = sharedLabels(this.dtype, chunk.length, true);
       copy.set(chunk);
       this.#own.set(key, (chunk = copy));
     }
@@ -204,29 +185,23 @@ export class LabelVolume {
     return chunk;
   }
 
-  /** Where voxel `i` (a flat index of the volume) lies: its chunk and its place in the chunk. */
-  placeOf(i: number): { key: number; at: number } {
-    const [, ny, nx] = this.shape;
-    const x = i % nx;
-    const y = Math.floor(i / nx) % ny;
-    const z = Math.floor(i / (nx * ny));
-    return { key: this.chunkOf(z, y, x), at: this.#inChunk(z, y, x) };
-  }
-
   #fillFromBase(key: number, chunk: LabelArray): void {
     const c = this.chunk;
     const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
     const [, ny, nx] = this.shape;
+    const base = this.#base;
+    // Voxel by voxel: a row is a chunk's side, too short for a subarray and a set to pay.
     for (let z = z0; z < z1; z++)
       for (let y = y0; y < y1; y++) {
-        const from = (z * ny + y) * nx;
-        chunk.set(this.#base.subarray(from + x0, from + x1), ((z - z0) * c + (y - y0)) * c);
+        const from = (z * ny + y) * nx + x0;
+        const to = ((z - z0) * c + (y - y0)) * c;
+        for (let x = 0; x < x1 - x0; x++) chunk[to + x] = base[from + x]!;
       }
   }
 
   #copyOut(key: number): LabelArray {
     const c = this.chunk;
-    const chunk = sharedLabels(this.dtype, c * c * c);
+    const chunk = sharedLabels(this.dtype, c * c * c, true);
     this.#fillFromBase(key, chunk);
     this.#own.set(key, chunk);
     return chunk;
