@@ -30,7 +30,7 @@ import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { RELOAD_IMPORT_WAIT_MS } from '../python/python-runtime.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner, remoteVolumeRunner, versionVoxelsRunner } from '../workers/task-pool.ts';
+import { deliveryTaskRunner, editingRunners, meshLodsRunner, pictureRunner, pyramidRunner, remoteVolumeRunner } from '../workers/task-pool.ts';
 import { MeshLods } from '../meshes/mesh-lods.ts';
 import type { KeptLevelSets } from '../meshes/kept-level-sets.ts';
 import { DiskKeptLevelSets } from '../meshes/disk-kept-level-sets.ts';
@@ -228,7 +228,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     sources: base,
     store: workspace.edits,
     budget: stack.budget,
-    assemble: versionVoxelsRunner(compute.pools.encode),
+    ...editingRunners(compute.pools.encode),
     sceneStore: workspace.sceneStore,
     warn: (message, err) => log.warn({ err }, message),
     versions: meshes,

@@ -75,6 +75,11 @@ export interface RoomPictureTask {
   ask: PictureAsk;
 }
 
+/** Ready an encode thread for an edited layer's work (workers/warm-editing.ts). */
+export interface WarmEditingTask {
+  op: 'warmEditing';
+}
+
 export type WorkerTask =
   | ParseImportTask
   | InvokeTask
@@ -93,7 +98,8 @@ export type WorkerTask =
   | RoomPictureTask
   | RemoteVolumeTask
   | VersionVoxelsTask
-  | RegionEntriesTask;
+  | RegionEntriesTask
+  | WarmEditingTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -123,6 +129,8 @@ export interface TaskResults extends DeliveryTaskResults {
   labelsVersion: LabelArray;
   /** Changed segments' entries found in boxes of an edited version, one a segment (null: none of its voxels). */
   labelsEntries: (IndexEntry | null)[];
+  /** The levels of the small surface built. */
+  warmEditing: number;
 }
 
 /** Sent by the worker on the task port. */

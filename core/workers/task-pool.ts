@@ -35,6 +35,7 @@ export const TASK_EXPORTS = {
   remoteVolume: 'remoteVolume',
   labelsVersion: 'labelsVersion',
   labelsEntries: 'labelsEntries',
+  warmEditing: 'warmEditing',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -80,7 +81,17 @@ export function remoteVolumeRunner(pool: Tinypool): RemoteVolumeRunner {
   return (task, signal) => runTask(pool, task, { transferList: [task.port], ...(signal ? { signal } : {}) });
 }
 
-/** The encode pool as labels editing sees it: an edited layer's version made whole, or its changed segments' label entries found in boxes, on a thread. */
-export function versionVoxelsRunner(pool: Tinypool): VersionVoxelsRunner & RegionEntriesRunner {
-  return <T extends VersionVoxelsTask | RegionEntriesTask>(task: T) => runTask(pool, task);
+/**
+ * The encode pool as labels editing sees it: an edited layer's version made whole, or its changed
+ * segments' label entries found in boxes, on a thread; and every thread readied for that work
+ * (one warm-up task a thread, sent together so that each starts a thread of its own while the
+ * others are busy).
+ */
+export function editingRunners(pool: Tinypool): { assemble: VersionVoxelsRunner & RegionEntriesRunner; warmThreads: () => Promise<void> } {
+  return {
+    assemble: <T extends VersionVoxelsTask | RegionEntriesTask>(task: T) => runTask(pool, task),
+    async warmThreads() {
+      await Promise.all(Array.from({ length: pool.options.maxThreads }, () => runTask(pool, { op: 'warmEditing' })));
+    },
+  };
 }

@@ -23,6 +23,7 @@ import type {
   PyramidTask,
   RoomPictureTask,
   TaskResults,
+  WarmEditingTask,
   WorkerPortMessage,
 } from './protocol.ts';
 import type { LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
@@ -68,6 +69,7 @@ const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
 const remoteReads = loadOnce(() => import('../remote/port-store.ts'));
 const versions = loadOnce(() => import('../edits/version-voxels.ts'));
 const takenBoxes = loadOnce(() => import('./taken-boxes.ts'));
+const warming = loadOnce(() => import('./warm-editing.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -286,4 +288,9 @@ export function labelsVersion(task: VersionVoxelsTask): Promise<LabelArray> {
 /** Changed segments' entries in boxes of an edited labels layer's version (taken-boxes.ts): only the entries go back. */
 export async function labelsEntries(task: RegionEntriesTask): Promise<(IndexEntry | null)[]> {
   return (await takenBoxes()).regionEntries(task);
+}
+
+/** A thread readied for an edited layer's work (warm-editing.ts). */
+export async function warmEditing(_task: WarmEditingTask): Promise<number> {
+  return (await warming()).warmEditing();
 }

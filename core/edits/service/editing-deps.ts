@@ -29,4 +29,6 @@ export interface EditingDeps {
   versions?: DerivedVersions;
   /** A base result's label index (what each version's is found from). */
   labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
+  /** Readies the encode threads for an edited layer's work (its first changed surfaces and label entries). */
+  warmThreads?: () => Promise<void>;
 }

@@ -61,7 +61,11 @@ export class LabelsEditing {
   constructor(deps: EditingDeps) {
     this.#deps = deps;
     // A loaded layer's base index is what every version's is found from: found at once, before the first edit names a version.
-    this.#loaded = new LoadedLayers(deps.scenes, deps.sources, ({ base }) => void deps.labelIndex(base, '').catch(() => {}));
+    // The encode threads are readied first, so the index does not hold one while the others start.
+    this.#loaded = new LoadedLayers(deps.scenes, deps.sources, ({ base }) => {
+      void deps.warmThreads?.().catch((err: unknown) => deps.warn('the encode threads could not be readied for editing', err));
+      void deps.labelIndex(base, '').catch(() => {});
+    });
     this.#regions = new VersionRegions({
       inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
       entries: deps.assemble,
