@@ -194,16 +194,20 @@ export const DRAW_SCALE = 0.5;
  * 640x400 a frame is a quarter of 1280x800's pixels (an immersive session's CPU fell from 32 to
  * 25 s in vr.test.ts). The headset sees the room through it; what a test checks in VR (the
  * panel, the controllers' rays, what the room shows) does not depend on its size.
+ *
+ * Like the file's other pages it draws at the file's device scale (fileBrowser's): at
+ * {@link DRAW_SCALE} a session's frame has a quarter of the pixels. A session draws frame
+ * after frame for as long as it lasts, as fast as the CPU lets it here, so a cheaper frame
+ * does not lower the session's CPU a second: it lets the waits counted in frames (a
+ * controller's aim, a trigger's pull, a panel standing still) end sooner, and the session with
+ * them (10 s presenting beside two pages: 48 frames at one device pixel per CSS pixel, 66 at
+ * half, for about the same CPU).
  */
 export const HEADSET_VIEWPORT = { width: 640, height: 400 } as const;
 
-/**
- * The window of a page that may wear the headset: {@link HEADSET_VIEWPORT} at one device pixel
- * per CSS pixel if it does (what the headset sees is not drawn at the file's scale), else
- * 1280x800 at the file's scale.
- */
-export function viewportFor(headset: boolean): { viewport: { width: number; height: number }; deviceScaleFactor?: number } {
-  return headset ? { viewport: HEADSET_VIEWPORT, deviceScaleFactor: 1 } : { viewport: { width: 1280, height: 800 } };
+/** The window of a page that may wear the headset: {@link HEADSET_VIEWPORT} if it does, else 1280x800; both at the file's scale. */
+export function viewportFor(headset: boolean): { viewport: { width: number; height: number } } {
+  return { viewport: headset ? HEADSET_VIEWPORT : { width: 1280, height: 800 } };
 }
 
 /**
@@ -225,12 +229,12 @@ export async function installEmulatedHeadset(page: Page, everyFrame = false): Pr
 }
 
 /**
- * Opens `url` in a fresh context of `browser` ({@link HEADSET_VIEWPORT}) with IWER's emulated Quest 3 installed
+ * Opens `url` in a fresh context of `browser` ({@link HEADSET_VIEWPORT}, at the file's scale) with IWER's emulated Quest 3 installed
  * before the page's scripts run, recording its uncaught errors; the context is added to
  * `contexts` for the caller to close.
  */
 export async function openHeadsetPage(browser: Browser, contexts: BrowserContext[], url: string): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: HEADSET_VIEWPORT, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: HEADSET_VIEWPORT });
   contexts.push(context);
   const page = await context.newPage();
   await installEmulatedHeadset(page);

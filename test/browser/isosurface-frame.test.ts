@@ -14,6 +14,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { hsvAt } from '../helpers/png-hsv.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
+import { someExamplePlugins } from '../helpers/example-plugins.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { openPage, SHOTS_DIR } from './browser-session.ts';
@@ -30,7 +31,13 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', 'none', '--log-level', 'warn']), fileBrowser()]);
+  // The isosurface example alone: on all of build/out the host would start the Python example's
+  // warm processes too, which no test here calls.
+  const plugins = someExamplePlugins('isosurfaces');
+  [host, browser] = await Promise.all([
+    spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', 'none', '--log-level', 'warn']),
+    fileBrowser(),
+  ]);
 }, 120_000);
 
 afterAll(async () => {

@@ -27,7 +27,7 @@ import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { layersDrawn, openPage, shot, waitForDrawn } from './browser-session.ts';
+import { DRAW_SCALE, layersDrawn, openPage, shot, waitForDrawn } from './browser-session.ts';
 import { FilePage } from './file-page.ts';
 import { fileBrowser } from './fork-browser.ts';
 
@@ -53,7 +53,10 @@ async function scene(r: string): Promise<RoomScene> {
 
 beforeAll(async () => {
   const [plugins, specimens] = await Promise.all([builtFixture('browser-plugins'), mkdtemp(join(tmpdir(), 'vitrine-session-specimens-'))]);
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), fileBrowser()]);
+  [host, browser] = await Promise.all([
+    spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]),
+    fileBrowser(DRAW_SCALE),
+  ]);
   tab = new FilePage(browser, { viewport: { width: 1440, height: 900 } });
   const scan = `${host.url}/api/specimens/${from}.scan?filename=scan.npy&room=${from}`;
   const array = { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([8, 8, 8])) };

@@ -75,7 +75,12 @@ beforeAll(async () => {
   await folder('knot-glb', 'knot.glb', null);
   await copyFile(path.join(REPO, 'specimens/cinquefoil-knot/cinquefoil-knot.glb'), path.join(specimens, 'knot-glb', 'knot.glb'));
   await folder('square-gltf', 'square.gltf', squareGltf());
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', specimens]), fileBrowser(DRAW_SCALE)]);
+  // No plugins: the specimens here are files and a published array, which need none (on
+  // build/out the host would start the Python example's warm processes beside it).
+  [host, browser] = await Promise.all([
+    spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', 'none', '--specimens', specimens]),
+    fileBrowser(DRAW_SCALE),
+  ]);
   tab = new WatchingPage(browser);
   const published = await fetch(`${host.url}/api/specimens/pub-volume?filename=x.npy`, {
     method: 'PUT',
