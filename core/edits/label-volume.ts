@@ -11,7 +11,6 @@
  * taken at.
  */
 import { ChunkGrid } from './chunk-grid.ts';
-import { reservedBuffer } from './chunk-reserve.ts';
 import { SegmentPlaces } from './segment-places.ts';
 
 export type LabelDtype = 'uint8' | 'uint16' | 'uint32';
@@ -39,14 +38,10 @@ export interface FrozenVolume {
   chunks: Map<number, LabelArray>;
 }
 
-/**
- * A typed array of `dtype` and `length` in shared memory, so it crosses to a worker thread by
- * reference; a chunk's is taken from the memory kept touched for chunks (chunk-reserve.ts).
- */
-export function sharedLabels(dtype: LabelDtype, length: number, chunk = false): LabelArray {
+/** A typed array of `dtype` and `length` in shared memory, so it crosses to a worker thread by reference. */
+export function sharedLabels(dtype: LabelDtype, length: number): LabelArray {
   const make = ARRAYS[dtype] as unknown as new (buffer: SharedArrayBuffer) => LabelArray;
-  const bytes = length * ARRAYS[dtype].BYTES_PER_ELEMENT;
-  return new make(chunk ? reservedBuffer(bytes) : new SharedArrayBuffer(bytes));
+  return new make(new SharedArrayBuffer(length * ARRAYS[dtype].BYTES_PER_ELEMENT));
 }
 
 export class LabelVolume extends ChunkGrid {
@@ -147,7 +142,7 @@ export class LabelVolume extends ChunkGrid {
   #writable(key: number): LabelArray {
     let chunk = this.#own.get(key) ?? this.#copyOut(key);
     if (this.#frozen.size > 0 && this.#frozen.delete(key)) {
-      const copy = sharedLabels(this.dtype, chunk.length, true);
+      const copy = sharedLabels(this.dtype, chunk.length);
       copy.set(chunk);
       this.#own.set(key, (chunk = copy));
     }
@@ -201,7 +196,7 @@ export class LabelVolume extends ChunkGrid {
 
   #copyOut(key: number): LabelArray {
     const c = this.chunk;
-    const chunk = sharedLabels(this.dtype, c * c * c, true);
+    const chunk = sharedLabels(this.dtype, c * c * c);
     this.#fillFromBase(key, chunk);
     this.#own.set(key, chunk);
     return chunk;
