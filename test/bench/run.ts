@@ -12,6 +12,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runFileEnd } from '../helpers/file-end.ts';
 
 interface BenchModule {
   run(): Promise<{ name: string; lines: string[] }>;
@@ -30,7 +31,9 @@ if (files.length === 0) {
 for (const file of files) {
   const started = performance.now();
   const bench = (await import(pathToFileURL(path.join(benchDir, file)).href)) as BenchModule;
-  const { name, lines } = await bench.run();
+  // What the bench's helpers started or made (hosts, servers, their data folders) ends with it,
+  // as it does with a test file: a host's data folder can hold a whole 512³ result.
+  const { name, lines } = await bench.run().finally(runFileEnd);
   process.stdout.write(`\n## ${name} (${file}, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
   for (const line of lines) process.stdout.write(`${line}\n`);
 }
