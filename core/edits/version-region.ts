@@ -104,8 +104,21 @@ export function regionVoxels(task: VersionRegionTask, into: LabelsInto = sharedL
   return data;
 }
 
-/** One box of the task's version into `data`. */
-function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray): void {
+/**
+ * Where segment `id` lies in the one box of a {@link VersionRegionTask} at its version: 1 at its
+ * voxels, 0 elsewhere, in C order over the box, in memory from `into`. A surface made from it
+ * with id 1 is the one made from the labels, a quarter of their bytes for uint32: a segment
+ * with far parts has a box of tens of MiB.
+ */
+export function regionMask(task: VersionRegionTask, id: number, into: LabelsInto): Uint8Array {
+  const [{ from, to }] = task.boxes as [RegionBox];
+  const mask = into('uint8', (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2])) as Uint8Array;
+  readBox(task, task.boxes[0]!, mask, id);
+  return mask;
+}
+
+/** One box of the task's version into `data`: its labels, or with `id`, 1 where they are `id` and 0 elsewhere. */
+function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray, id = -1): void {
   const { volume } = task;
   const [z0, y0, x0] = box.from;
   const [dz, dy, dx] = [box.to[0] - z0, box.to[1] - y0, box.to[2] - x0];
@@ -124,7 +137,8 @@ function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray): voi
         const own = chunks.get(rowKey + Math.floor(x / c));
         const held = own ?? base;
         const start = (own ? inChunk + (x % c) : (z * ny + y) * nx + x) - x;
-        for (; x < end; x++) data[at + x] = held[start + x]!;
+        if (id < 0) for (; x < end; x++) data[at + x] = held[start + x]!;
+        else for (; x < end; x++) data[at + x] = held[start + x] === id ? 1 : 0;
       }
     }
   for (let k = task.later.length - 1; k >= 0; k--) {
@@ -135,7 +149,8 @@ function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray): voi
       const x = (i % nx) - x0;
       const y = (Math.floor(i / nx) % ny) - y0;
       const z = Math.floor(i / (nx * ny)) - z0;
-      if (z >= 0 && z < dz && y >= 0 && y < dy && x >= 0 && x < dx) data[(z * dy + y) * dx + x] = before[j]!;
+      const value = id < 0 ? before[j]! : Number(before[j] === id);
+      if (z >= 0 && z < dz && y >= 0 && y < dy && x >= 0 && x < dx) data[(z * dy + y) * dx + x] = value;
     }
   }
 }

@@ -6,7 +6,7 @@
  * boxes of changed segments whose label entries it finds, answering only the entries (a few
  * numbers each). The event loop neither scans the voxels nor is handed them.
  */
-import { regionsOf, regionVoxels, type RegionEntriesTask, type VersionRegionTask, type VoxelRegion } from '../edits/version-region.ts';
+import { regionMask, regionsOf, regionVoxels, type RegionEntriesTask, type VersionRegionTask, type VoxelRegion } from '../edits/version-region.ts';
 import { keptLabels } from '../edits/kept-labels.ts';
 import type { IndexEntry } from '../labels/derived-label-index.ts';
 import { entryInParts } from '../labels/segment-regions.ts';
@@ -23,7 +23,8 @@ export function regionEntries(task: RegionEntriesTask): (IndexEntry | null)[] {
   return task.parts.map(({ id, boxes }) => entryInParts(regions.slice(next, (next += boxes)), id));
 }
 
-/** The one box a build's task took. */
-export function readTaken(task: VersionRegionTask): VoxelRegion {
-  return readKept(task)[0]!;
+/** Where segment `id` lies in the one box a build's task took: 1 at its voxels (see regionMask). */
+export function readTaken(task: VersionRegionTask, id: number): VoxelRegion {
+  const { from, to } = task.boxes[0]!;
+  return { data: regionMask(task, id, keptLabels), from, shape: [to[0] - from[0], to[1] - from[1], to[2] - from[2]] };
 }

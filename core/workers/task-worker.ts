@@ -256,8 +256,9 @@ export function meshLods(task: MeshLodsTask): Promise<BuiltLevelSet> {
   return handingOver(async () => {
     const { source } = task;
     if (source.kind !== 'region' || !('op' in source.region)) return (await meshLevels()).runLodsTask(task);
-    const region = (await takenBoxes()).readTaken(source.region as VersionRegionTask);
-    return (await meshLevels()).runLodsTask({ ...task, source: { ...source, region } });
+    // Read as where the segment lies (1 there): its surface is then that of id 1.
+    const region = (await takenBoxes()).readTaken(source.region as VersionRegionTask, source.id);
+    return (await meshLevels()).runLodsTask({ ...task, source: { ...source, region, id: 1 } });
   }, (built) => ('lods' in built ? built.lods.packed.byteLength : 0));
 }
 
