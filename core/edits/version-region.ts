@@ -7,7 +7,9 @@
  * the version it was taken at), and the write-backs of the later edits whose box meets it. An
  * encode thread then reads the box from that view (each row from its chunk's copy, else the
  * base, which is never written) and writes every later edit's voxels inside it back to what
- * they held, newest first ({@link regionVoxels}), into shared memory handed back by reference.
+ * they held, newest first ({@link regionVoxels}), into shared memory handed back by reference;
+ * or, for a thread that builds a surface or finds a label entry there, as where one segment lies
+ * in each box ({@link regionMasks}), a byte a voxel.
  */
 import { sharedLabels, type FrozenVolume, type LabelArray, type LabelDtype, type LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
@@ -105,16 +107,18 @@ export function regionVoxels(task: VersionRegionTask, into: LabelsInto = sharedL
 }
 
 /**
- * Where segment `id` lies in the one box of a {@link VersionRegionTask} at its version: 1 at its
- * voxels, 0 elsewhere, in C order over the box, in memory from `into`. A surface made from it
- * with id 1 is the one made from the labels, a quarter of their bytes for uint32: a segment
- * with far parts has a box of tens of MiB.
+ * Where segments lie in the boxes of a {@link VersionRegionTask} at its version, one id a box
+ * (`ids[k]` for box k): 1 at its voxels, 0 elsewhere, each box in C order, one after the other,
+ * in memory from `into`. What a surface or a label entry is made of, with id 1, is the same as
+ * from the labels, in a quarter of their bytes for uint32: a segment with far parts has a box of
+ * tens of MiB.
  */
-export function regionMask(task: VersionRegionTask, id: number, into: LabelsInto): Uint8Array {
-  const [{ from, to }] = task.boxes as [RegionBox];
-  const mask = into('uint8', (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2])) as Uint8Array;
-  readBox(task, task.boxes[0]!, mask, id);
-  return mask;
+export function regionMasks(task: VersionRegionTask, ids: readonly number[], into: LabelsInto): Uint8Array {
+  const sizes = task.boxes.map(({ from, to }) => (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]));
+  const masks = into('uint8', sizes.reduce((n, size) => n + size, 0)) as Uint8Array;
+  let at = 0;
+  for (const [k, box] of task.boxes.entries()) readBox(task, box, masks.subarray(at, (at += sizes[k]!)), ids[k]!);
+  return masks;
 }
 
 /** One box of the task's version into `data`: its labels, or with `id`, 1 where they are `id` and 0 elsewhere. */

@@ -16,7 +16,7 @@ import { LayerEdits } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
 import { versionVoxels } from '../../core/edits/version-voxels.ts';
-import { regionMask, regionsOf, regionVoxels, type VersionRegionTask, type VoxelRegion } from '../../core/edits/version-region.ts';
+import { regionMasks, regionsOf, regionVoxels, type VersionRegionTask, type VoxelRegion } from '../../core/edits/version-region.ts';
 import { createPools, type Pools } from '../../core/workers/pool.ts';
 import { runTask } from '../../core/workers/task-pool.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
@@ -170,7 +170,7 @@ describe('a box of a version read from what the layer’s turn took', () => {
         expect(Array.from(region.data), `version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to));
         // Where one of its segments lies, as a mask: 1 at its voxels, 0 elsewhere.
         const id = region.data[Math.floor(random() * region.data.length)]!;
-        const mask = regionMask(edits.regionTask(version, [{ from, to }]), id, (_dtype, length) => new Uint8Array(length));
+        const mask = regionMasks(edits.regionTask(version, [{ from, to }]), [id], (_dtype, length) => new Uint8Array(length));
         expect(Array.from(mask), `segment ${id}, version ${version}, ${from} to ${to}`).toEqual(cut(wholes[version]!, from, to).map((v) => Number(v === id)));
       }
       // Several boxes read together: each the same.
