@@ -5,34 +5,50 @@
  * WebAssembly and runs the build's code cold; one that finds its first label entries also
  * takes its kept memory new from the system, slow to touch on first use. Together that made an
  * edit's first changed surface wait seconds where later ones wait a few hundred milliseconds.
- * Here a small surface's levels are built once (a ball of a few thousand voxels, through the
- * same path as a segment's) and the thread's kept memory is taken and touched.
+ * Here a ball of a few thousand voxels goes once through the path of a changed segment: read
+ * from what a layer's turn takes, its label entry found, its levels built; and the thread's
+ * kept memory is taken and touched.
  */
 import { keptLabels } from '../edits/kept-labels.ts';
+import type { VersionRegionTask } from '../edits/version-region.ts';
+import { voxelTransform } from '../meshes/lod-sources.ts';
 import { runLodsTask } from '../meshes/run-lods-task.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { readTaken, regionEntries } from './taken-boxes.ts';
 
 /** The radius of the ball built (voxels). */
 const BALL_RADIUS = 10;
+/** The side of the ball's volume, and of its chunks. */
+const SIDE = 2 * BALL_RADIUS + 4;
+const CHUNK = 8;
 /** Kept memory taken and touched: room for the boxes of about a hundred changed segments. */
 const KEPT_WARM_LABELS = 4 * 2 ** 20;
 
-/** A ball of label 1 in a small uint32 volume, as a labels result. */
-function ball(): StoredResult & { type: 'volume' } {
-  const n = 2 * BALL_RADIUS + 4;
-  const data = new Uint32Array(n ** 3);
-  const c = n / 2;
-  for (let z = 0; z < n; z++)
-    for (let y = 0; y < n; y++)
-      for (let x = 0; x < n; x++) data[(z * n + y) * n + x] = Math.hypot(z - c, y - c, x - c) < BALL_RADIUS ? 1 : 0;
-  return { type: 'volume', data, shape: [n, n, n], dtype: 'uint32', spacing: [1, 1, 1], origin: [0, 0, 0], labels: true } as StoredResult & { type: 'volume' };
+/**
+ * A ball of label 1 in a small uint32 volume as an edited version's layer took it: its middle
+ * chunk an edit's own copy, and one later edit to write back, so every step of a real read runs.
+ */
+function ballTaken(): VersionRegionTask {
+  const base = new Uint32Array(SIDE ** 3);
+  const c = SIDE / 2;
+  for (let z = 0; z < SIDE; z++)
+    for (let y = 0; y < SIDE; y++)
+      for (let x = 0; x < SIDE; x++) base[(z * SIDE + y) * SIDE + x] = Math.hypot(z - c, y - c, x - c) < BALL_RADIUS ? 1 : 0;
+  // Chunk 13 is the middle of the 3 x 3 x 3, wholly inside the ball.
+  const chunks = new Map([[13, new Uint32Array(CHUNK ** 3).fill(1)]]);
+  const later = [{ index: new Float64Array([(c * SIDE + c) * SIDE + c]), before: new Uint32Array([1]) }];
+  const volume = { base, shape: [SIDE, SIDE, SIDE] as const, dtype: 'uint32' as const, chunk: CHUNK, chunks };
+  return { op: 'labelsRegion', volume, later, boxes: [{ from: [0, 0, 0], to: [SIDE, SIDE, SIDE] }] };
 }
 
-/** Builds the ball's levels and touches the kept memory; answers how many levels the ball's set has. */
+/** Finds the ball's entry and builds its levels as a changed segment's are; answers how many levels its set has. */
 export async function warmEditing(): Promise<number> {
   keptLabels('uint32', KEPT_WARM_LABELS).fill(0);
-  const volume = ball();
-  const last = volume.shape.map((side) => side - 1);
-  const built = await runLodsTask({ op: 'meshLods', source: { kind: 'labels', volume, id: 1, box: [0, 0, 0, ...last], triangles: 0 } });
+  const task = ballTaken();
+  regionEntries({ op: 'labelsEntries', region: task, parts: [{ id: 1, boxes: 1 }] });
+  const transform = voxelTransform({ type: 'volume', shape: [SIDE, SIDE, SIDE], data: task.volume.base } as StoredResult & { type: 'volume' });
+  const region = readTaken(task, 1);
+  const box = [0, 0, 0, SIDE - 1, SIDE - 1, SIDE - 1];
+  const built = await runLodsTask({ op: 'meshLods', source: { kind: 'region', region, id: 1, box, triangles: 0, transform } });
   return built.lods.levels;
 }
