@@ -58,14 +58,15 @@ export interface VersionRegionTask {
   boxes: RegionBox[];
 }
 
+/** Voxels in a box. */
+const sizeOf = ({ from, to }: RegionBox): number => (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]);
+
 /** The voxels of each box, cut from what a {@link VersionRegionTask} answers (views of the same shared memory). */
 export function regionsOf(task: VersionRegionTask, data: LabelArray): VoxelRegion[] {
   let at = 0;
-  return task.boxes.map(({ from, to }) => {
-    const shape: [number, number, number] = [to[0] - from[0], to[1] - from[1], to[2] - from[2]];
-    const size = shape[0] * shape[1] * shape[2];
-    at += size;
-    return { data: data.subarray(at - size, at), from, shape };
+  return task.boxes.map((box) => {
+    const { from, to } = box;
+    return { data: data.subarray(at, (at += sizeOf(box))), from, shape: [to[0] - from[0], to[1] - from[1], to[2] - from[2]] };
   });
 }
 
@@ -92,18 +93,22 @@ export function regionTask(volume: LabelVolume, later: readonly WriteBack[], box
 export type LabelsInto = (dtype: LabelDtype, length: number) => LabelArray;
 
 /**
+ * The task's boxes read one after the other into memory from `into`, as `dtype`: each box's
+ * labels, or with `ids`, 1 where they are `ids[k]` (for box k) and 0 elsewhere.
+ */
+function readBoxes(task: VersionRegionTask, into: LabelsInto, dtype: LabelDtype, ids?: readonly number[]): LabelArray {
+  const data = into(dtype, task.boxes.reduce((n, box) => n + sizeOf(box), 0));
+  let at = 0;
+  for (const [k, box] of task.boxes.entries()) readBox(task, box, data.subarray(at, (at += sizeOf(box))), ids?.[k] ?? -1);
+  return data;
+}
+
+/**
  * The voxels of a {@link VersionRegionTask}'s boxes at its version, each in C order over its box,
  * one after the other, in memory from `into` (shared memory to hand back, unless told otherwise).
  */
 export function regionVoxels(task: VersionRegionTask, into: LabelsInto = sharedLabels): LabelArray {
-  const sizes = task.boxes.map(({ from, to }) => [0, 1, 2].reduce((n, a) => n * Math.max(0, to[a]! - from[a]!), 1));
-  const data = into(task.volume.dtype, sizes.reduce((n, size) => n + size, 0));
-  let at = 0;
-  for (const [k, box] of task.boxes.entries()) {
-    readBox(task, box, data.subarray(at, at + sizes[k]!));
-    at += sizes[k]!;
-  }
-  return data;
+  return readBoxes(task, into, task.volume.dtype);
 }
 
 /**
@@ -114,11 +119,7 @@ export function regionVoxels(task: VersionRegionTask, into: LabelsInto = sharedL
  * tens of MiB.
  */
 export function regionMasks(task: VersionRegionTask, ids: readonly number[], into: LabelsInto): Uint8Array {
-  const sizes = task.boxes.map(({ from, to }) => (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]));
-  const masks = into('uint8', sizes.reduce((n, size) => n + size, 0)) as Uint8Array;
-  let at = 0;
-  for (const [k, box] of task.boxes.entries()) readBox(task, box, masks.subarray(at, (at += sizes[k]!)), ids[k]!);
-  return masks;
+  return readBoxes(task, into, 'uint8', ids) as Uint8Array;
 }
 
 /** One box of the task's version into `data`: its labels, or with `id`, 1 where they are `id` and 0 elsewhere. */
