@@ -10,6 +10,7 @@
  * kept memory is taken and touched.
  */
 import { keptLabels } from '../edits/kept-labels.ts';
+import { loadOnce } from '../loading/load-once.ts';
 import type { VersionRegionTask } from '../edits/version-region.ts';
 import { voxelTransform } from '../meshes/lod-sources.ts';
 import { runLodsTask } from '../meshes/run-lods-task.ts';
@@ -41,8 +42,12 @@ function ballTaken(): VersionRegionTask {
   return { op: 'labelsRegion', volume, later, boxes: [{ from: [0, 0, 0], to: [SIDE, SIDE, SIDE] }] };
 }
 
-/** Finds the ball's entry and builds its levels as a changed segment's are; answers how many levels its set has. */
-export async function warmEditing(): Promise<number> {
+/**
+ * Finds the ball's entry and builds its levels as a changed segment's are, once a thread: every
+ * layer loaded for editing sends the warm-up to each thread, and a thread readied before answers
+ * at once. Answers how many levels the ball's set has.
+ */
+export const warmEditing = loadOnce(async (): Promise<number> => {
   keptLabels('uint32', KEPT_WARM_LABELS).fill(0);
   const task = ballTaken();
   regionEntries({ op: 'labelsEntries', region: task, parts: [{ id: 1, boxes: 1 }] });
@@ -51,4 +56,4 @@ export async function warmEditing(): Promise<number> {
   const box = [0, 0, 0, SIDE - 1, SIDE - 1, SIDE - 1];
   const built = await runLodsTask({ op: 'meshLods', source: { kind: 'region', region, id: 1, box, triangles: 0, transform } });
   return built.lods.levels;
-}
+});
