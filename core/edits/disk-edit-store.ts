@@ -36,15 +36,17 @@ export class DiskEditStore implements EditStore {
     return 0;
   }
 
-  async append(roomId: string, layerId: string, expected: number, draft: EditDraft): Promise<EditRecord | null> {
-    const record = await this.#store.write(() => {
+  async append(roomId: string, layerId: string, expected: number, drafts: readonly EditDraft[]): Promise<EditRecord[] | null> {
+    const records = await this.#store.write(() => {
       if (this.#version(roomId, layerId) !== expected) return null;
-      const entry = this.#log.appendNow(roomId, editChange(layerId, expected + 1, draft)) as unknown as EditRecord;
-      void this.#db.put(DISK.edits.edit(roomId, layerId, expected + 1), entry);
-      return entry;
+      return drafts.map((draft, k) => {
+        const entry = this.#log.appendNow(roomId, editChange(layerId, expected + 1 + k, draft)) as unknown as EditRecord;
+        void this.#db.put(DISK.edits.edit(roomId, layerId, expected + 1 + k), entry);
+        return entry;
+      });
     });
-    if (record) this.#hub.publish(roomChannel(roomId), { event: LABELS_EVENT, data: record });
-    return record;
+    for (const data of records ?? []) this.#hub.publish(roomChannel(roomId), { event: LABELS_EVENT, data });
+    return records;
   }
 
   async after(roomId: string, layerId: string, version: number): Promise<EditRecord[]> {

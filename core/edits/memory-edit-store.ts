@@ -26,13 +26,13 @@ export class MemoryEditStore implements EditStore {
     return edits;
   }
 
-  async append(roomId: string, layerId: string, expected: number, draft: EditDraft): Promise<EditRecord | null> {
+  async append(roomId: string, layerId: string, expected: number, drafts: readonly EditDraft[]): Promise<EditRecord[] | null> {
     const edits = this.#edits(roomId, layerId);
     if (edits.length !== expected) return null;
-    const record = this.#log.appendNow(roomId, editChange(layerId, expected + 1, draft)) as unknown as EditRecord;
-    edits.push(record);
-    this.#hub.publish(roomChannel(roomId), { event: LABELS_EVENT, data: record });
-    return record;
+    const records = drafts.map((draft, k) => this.#log.appendNow(roomId, editChange(layerId, expected + 1 + k, draft)) as unknown as EditRecord);
+    edits.push(...records);
+    for (const data of records) this.#hub.publish(roomChannel(roomId), { event: LABELS_EVENT, data });
+    return records;
   }
 
   async after(roomId: string, layerId: string, version: number): Promise<EditRecord[]> {

@@ -22,10 +22,10 @@ export class RedisEditStore implements EditStore {
     this.#log = log;
   }
 
-  async append(roomId: string, layerId: string, expected: number, draft: EditDraft): Promise<EditRecord | null> {
-    const logged = this.#log.entryArgs(editChange(layerId, expected + 1, draft));
+  async append(roomId: string, layerId: string, expected: number, drafts: readonly EditDraft[]): Promise<EditRecord[] | null> {
+    const logged = drafts.flatMap((draft, k) => this.#log.entryArgs(editChange(layerId, expected + 1 + k, draft)));
     const json = await orUnavailable(this.#redis.vEditAppend(roomId, JSON.stringify(roomId), layerId, expected, ...logged));
-    return json ? (JSON.parse(String(json)) as EditRecord) : null;
+    return json ? (JSON.parse(String(json)) as EditRecord[]) : null;
   }
 
   async after(roomId: string, layerId: string, version: number): Promise<EditRecord[]> {

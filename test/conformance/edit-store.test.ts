@@ -48,11 +48,18 @@ const paint = (label: number): EditDraft => ({
   box: { from: [0, 0, label % 4], to: [1, 1, (label % 4) + 1] },
 });
 
+/** Keeps `draft` alone at `expected`: its record, or null. */
+async function one(store: EditStore, roomId: string, layerId: string, expected: number, draft: EditDraft): Promise<EditRecord | null> {
+  const records = await store.append(roomId, layerId, expected, [draft]);
+  if (records) expect(records).toHaveLength(1);
+  return records?.[0] ?? null;
+}
+
 /** Keeps `draft` on `store`, planning again (reading what it missed) while another writer keeps coming first. */
 async function keep(store: EditStore, roomId: string, layerId: string, draft: EditDraft): Promise<EditRecord> {
   for (;;) {
     const at = (await store.after(roomId, layerId, 0)).length;
-    const kept = await store.append(roomId, layerId, at, draft);
+    const kept = await one(store, roomId, layerId, at, draft);
     if (kept) return kept;
   }
 }
@@ -64,8 +71,8 @@ function editStoreCases(label: string, make: () => EditHarness): void {
       const [store] = h.stores;
       const r = room('edits');
       expect(await store.after(r, 'seg', 0)).toEqual([]);
-      const first = await asActor('ada', () => store.append(r, 'seg', 0, paint(1)));
-      const second = await store.append(r, 'seg', 1, paint(2));
+      const first = await asActor('ada', () => one(store, r, 'seg', 0, paint(1)));
+      const second = await one(store, r, 'seg', 1, paint(2));
       expect(first).toMatchObject({ layer: 'seg', version: 1, by: 'ada', edit: paint(1).edit, voxels: 1, segments: { new: [1] } });
       expect(second).toMatchObject({ version: 2, by: 'host' });
       expect(await store.after(r, 'seg', 0)).toEqual([first, second]);
@@ -84,15 +91,44 @@ function editStoreCases(label: string, make: () => EditHarness): void {
       const h = make();
       const [store] = h.stores;
       const r = room('edits');
-      await store.append(r, 'seg', 0, paint(1));
-      expect(await store.append(r, 'seg', 0, paint(2))).toBeNull();
-      expect(await store.append(r, 'seg', 5, paint(3))).toBeNull();
+      await one(store, r, 'seg', 0, paint(1));
+      expect(await one(store, r, 'seg', 0, paint(2))).toBeNull();
+      expect(await one(store, r, 'seg', 5, paint(3))).toBeNull();
       expect((await store.after(r, 'seg', 0)).map((e) => e.version)).toEqual([1]);
       expect(await entriesOf(h.log, r)).toHaveLength(1);
       // Another layer of the room has its own versions.
-      expect(await store.append(r, 'other', 0, paint(4))).toMatchObject({ layer: 'other', version: 1 });
+      expect(await one(store, r, 'other', 0, paint(4))).toMatchObject({ layer: 'other', version: 1 });
       await waitFor(() => (h.events(r).length === 2 ? true : undefined), 'two labels events');
       expect(h.events(r).map((e) => [e.layer, e.version])).toEqual([['seg', 1], ['other', 1]]);
+    });
+
+    it('keeps several edits in one append, each by its own maker, all or none', async () => {
+      const h = make();
+      const [a, b] = h.stores;
+      const r = room('edits');
+      await one(a, r, 'seg', 0, paint(1));
+      const batch = [
+        { ...paint(2), by: 'ada' },
+        { ...paint(3), by: 'bo' },
+        paint(4),
+      ];
+      // The layer moved on (b's edit 1 is there): none of the three is kept.
+      expect(await b.append(r, 'seg', 0, batch)).toBeNull();
+      const kept = await asActor('cy', () => b.append(r, 'seg', 1, batch));
+      expect(kept!.map((e) => [e.version, e.by, (e.edit as { label: number }).label])).toEqual([
+        [2, 'ada', 2],
+        [3, 'bo', 3],
+        [4, 'cy', 4],
+      ]);
+      expect(kept!.map((e) => e.seq)).toEqual([kept![0]!.seq, kept![0]!.seq + 1, kept![0]!.seq + 2]);
+      expect(await a.after(r, 'seg', 1)).toEqual(kept);
+      expect((await entriesOf(h.log, r)).slice(1)).toEqual(kept);
+      await waitFor(() => (h.events(r).length === 4 ? true : undefined), 'four labels events');
+      expect(h.events(r).slice(1)).toEqual(kept);
+      // Another host's edit came first: a batch planned on version 4 keeps nothing, even its later edits.
+      await one(a, r, 'seg', 4, paint(5));
+      expect(await b.append(r, 'seg', 4, [paint(6), paint(7)])).toBeNull();
+      expect((await b.after(r, 'seg', 0)).map((e) => e.version)).toEqual([1, 2, 3, 4, 5]);
     });
 
     it('keeps every edit of writers on both hosts once, versions 1..N in one order', async () => {
@@ -114,10 +150,10 @@ function editStoreCases(label: string, make: () => EditHarness): void {
     it('keeps the edits for a host started anew', async () => {
       const h = make();
       const r = room('edits');
-      const first = await h.stores[0].append(r, 'seg', 0, paint(1));
+      const first = await one(h.stores[0], r, 'seg', 0, paint(1));
       const reopened = (await h.reopen()) ?? h.stores[1];
       expect(await reopened.after(r, 'seg', 0)).toEqual([first]);
-      expect(await reopened.append(r, 'seg', 1, paint(2))).toMatchObject({ version: 2, seq: first!.seq + 1 });
+      expect(await one(reopened, r, 'seg', 1, paint(2))).toMatchObject({ version: 2, seq: first!.seq + 1 });
     });
   });
 }

@@ -4,9 +4,12 @@
  * the voxels, the label tables, the largest id ever held and the version are what they were
  * before the first edit ahead, so the same edits planned again (a split's fresh ids come from
  * that largest id) give what a host applying their records from scratch gives. Readers stop at
- * the kept version: the list and the records.
+ * the kept version: the list and the records. Kept by their layer's chain, the edits that come
+ * while a write is under way go together in the next write.
  */
 import { describe, expect, it } from 'vitest';
+import type { EditDraft } from '../../core/edits/edit-store.ts';
+import { EditsAhead, type AppendDrafts } from '../../core/edits/service/edits-ahead.ts';
 import { LayerEdits, type PlannedEdit } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
@@ -140,5 +143,72 @@ describe('edits applied ahead of their records', () => {
     expect(() => layer.kept(recordOf(next, 3))).toThrow(/version 3/);
     layer.kept(recordOf(next, 2));
     expect(layer.keptVersion).toBe(2);
+  });
+});
+
+describe('edits ahead kept by their layer, a write at a time', () => {
+  /** An append the test answers by hand: each call waits until the test settles it. */
+  function heldAppends() {
+    const calls: { expected: number; drafts: EditDraft[]; settle: (records: EditRecord[] | null | Error) => void }[] = [];
+    const append: AppendDrafts = (expected, drafts) =>
+      new Promise((resolve, reject) => calls.push({ expected, drafts, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) }));
+    const recordsOf = (call: (typeof calls)[number]) =>
+      call.drafts.map((d, k) => ({ seq: ++seq, ts: 0, by: d.by ?? 'test', layer: 'seg', version: call.expected + 1 + k, ...d }));
+    return { calls, append, recordsOf };
+  }
+  const paintAt = (layer: LayerEdits, x: number) => layer.plan({ op: 'paint', label: 20 + x, center: [1, 1, x], radius: 0 });
+  const draftOf = ({ edit, segments, voxels, box }: PlannedEdit): EditDraft => ({ edit, segments, voxels, box });
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('keeps the edits that came while a write was under way together in the next write, in order', async () => {
+    const layer = layerOf(boxLabels(SHAPE, 3, 4, [3, 4, 5]));
+    const { calls, append, recordsOf } = heldAppends();
+    const ahead = new EditsAhead();
+    let told = 0;
+    const keep = (x: number) => {
+      const planned = paintAt(layer, x);
+      return ahead.keep('k', layer, planned, draftOf(planned), append, () => told++);
+    };
+    const answers = [keep(0), keep(1), keep(2), keep(3)];
+    await tick();
+    // The first went alone; the three after it wait for it, and go in one write.
+    expect(calls.map((c) => [c.expected, c.drafts.length])).toEqual([[0, 1]]);
+    calls[0]!.settle(recordsOf(calls[0]!));
+    await tick();
+    expect(calls.map((c) => [c.expected, c.drafts.length])).toEqual([[0, 1], [1, 3]]);
+    expect(layer.keptVersion).toBe(1);
+    calls[1]!.settle(recordsOf(calls[1]!));
+    expect((await Promise.all(answers)).map((r) => r!.version)).toEqual([1, 2, 3, 4]);
+    expect([layer.keptVersion, layer.version, told]).toEqual([4, 4, 4]);
+    await ahead.settled('k');
+  });
+
+  it('refused, takes back the write and every edit waiting on it; failed, rejects the write with its fault', async () => {
+    const layer = layerOf(boxLabels(SHAPE, 3, 4, [3, 4, 5]));
+    const before = voxelsNow(layer);
+    const { calls, append, recordsOf } = heldAppends();
+    const ahead = new EditsAhead();
+    const keep = (x: number) => {
+      const planned = paintAt(layer, x);
+      return ahead.keep('k', layer, planned, draftOf(planned), append, () => {});
+    };
+    const [first, second] = [keep(0), keep(1)];
+    await tick();
+    calls[0]!.settle(null);
+    expect([await first, await second]).toEqual([null, null]);
+    await ahead.settled('k');
+    expect([layer.version, layer.keptVersion, calls.length]).toEqual([0, 0, 1]);
+    expect(voxelsNow(layer)).toEqual(before);
+    // Planned again on the layer as it was: kept, then a fault in the next write.
+    const again = keep(0);
+    await tick();
+    calls[1]!.settle(recordsOf(calls[1]!));
+    expect(await again).toMatchObject({ version: 1 });
+    const [faulty, waiting] = [keep(1), keep(2)];
+    await tick();
+    calls[2]!.settle(new Error('the disk is gone'));
+    await expect(faulty).rejects.toThrow('the disk is gone');
+    expect(await waiting).toBeNull();
+    expect([layer.version, layer.keptVersion]).toEqual([1, 1]);
   });
 });

@@ -1,62 +1,86 @@
 /**
  * @module edits-ahead
- * A layer's edits applied ahead of their records: each is kept in the store once the one before
- * it was (so records come in version order), and the turn that planned it goes on to plan the
- * next meanwhile. When one is not kept (another host came first, or the store failed), every
- * edit ahead is taken back at once, and those after it are not sent: each is planned again by
- * whoever asked. The round counts the times the edits ahead were taken back.
+ * A layer's edits applied ahead of their records, kept in the store in version order. One write
+ * is under way at a time; the edits that come while it is form the next write, kept together
+ * (all or none) once it ends. So a burst of edits costs one flush (or round trip) a write, not
+ * one an edit, and a later edit is never kept without those it was planned on. When a write is
+ * not kept (another host came first, or the store failed), every edit ahead is taken back at
+ * once, the waiting ones with it: each is planned again by whoever asked.
  */
 import type { EditRecord } from '../../wire/edit-types.ts';
+import type { EditDraft } from '../edit-store.ts';
 import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
 
+/** Keeps `drafts` as the versions after `expected`, all or none: their records, or null when the layer moved on. */
+export type AppendDrafts = (expected: number, drafts: EditDraft[]) => Promise<EditRecord[] | null>;
+
+interface Waiting {
+  edits: LayerEdits;
+  /** The version the edit was planned on. */
+  on: number;
+  draft: EditDraft;
+  done: (record: EditRecord | null, error?: unknown) => void;
+}
+
 interface Chain {
-  /** The last edit's keeping: the next waits for it, whatever its end. */
-  tail: Promise<EditRecord | null>;
-  round: number;
+  waiting: Waiting[];
+  /** The writes under way and to come; settled once every edit ahead is kept or taken back. */
+  tail: Promise<void>;
+  writing: boolean;
 }
 
 export class EditsAhead {
   #chains = new Map<string, Chain>();
 
-  #chain(key: string): Chain {
-    let chain = this.#chains.get(key);
-    if (!chain) this.#chains.set(key, (chain = { tail: Promise.resolve(null), round: 0 }));
-    return chain;
-  }
-
   /** Settled once every edit ahead of layer `key` now is kept or taken back. */
   settled(key: string): Promise<unknown> {
-    return this.#chain(key).tail;
+    return this.#chains.get(key)?.tail ?? Promise.resolve();
   }
 
   /**
-   * Applies `planned` to `edits` ahead of its record and keeps it by `append` (at the version it
-   * was planned on) after the edits before it; answers its record, or null when it was taken back.
-   * `kept` is told of each record kept.
+   * Applies `planned` (planned on version `on`) to `edits` ahead of its record and keeps it by
+   * `append` after the edits before it, with those waiting beside it; answers its record, or
+   * null when it was taken back. `kept` is told of each record kept.
    */
-  keep(key: string, edits: LayerEdits, planned: PlannedEdit, append: () => Promise<EditRecord | null>, kept: () => void): Promise<EditRecord | null> {
-    const chain = this.#chain(key);
-    const round = chain.round;
+  keep(key: string, edits: LayerEdits, planned: PlannedEdit, draft: EditDraft, append: AppendDrafts, kept: () => void): Promise<EditRecord | null> {
+    let chain = this.#chains.get(key);
+    if (!chain) this.#chains.set(key, (chain = { waiting: [], tail: Promise.resolve(), writing: false }));
+    const on = edits.version;
     edits.ahead(planned);
-    const takeBack = () => {
-      chain.round++;
-      edits.retract();
-    };
-    const keeping = chain.tail.then(async () => {
-      if (chain.round !== round) return null;
-      const record = await append().catch((err: unknown) => {
-        takeBack();
-        throw err;
-      });
-      if (!record) {
-        takeBack();
-        return null;
-      }
-      edits.kept(record);
-      kept();
-      return record;
+    const answer = new Promise<EditRecord | null>((resolve, reject) => {
+      chain.waiting.push({ edits, on, draft, done: (record, error) => (error === undefined ? resolve(record) : reject(error)) });
     });
-    chain.tail = keeping.catch(() => null);
-    return keeping;
+    if (!chain.writing) {
+      chain.writing = true;
+      chain.tail = this.#write(chain, append, kept);
+    }
+    return answer;
+  }
+
+  /** Writes what waits, a batch at a time, until nothing does. */
+  async #write(chain: Chain, append: AppendDrafts, kept: () => void): Promise<void> {
+    while (chain.waiting.length > 0) {
+      const batch = chain.waiting.splice(0);
+      let records: EditRecord[] | null = null;
+      let error: unknown;
+      try {
+        records = await append(batch[0]!.on, batch.map((w) => w.draft));
+      } catch (err) {
+        error = err;
+      }
+      if (!records) {
+        // Taken back: this batch and every edit planned on it.
+        batch[0]!.edits.retract();
+        for (const w of batch) w.done(null, error);
+        for (const w of chain.waiting.splice(0)) w.done(null);
+        continue;
+      }
+      batch.forEach((w, k) => {
+        w.edits.kept(records[k]!);
+        kept();
+        w.done(records[k]!);
+      });
+    }
+    chain.writing = false;
   }
 }

@@ -18,7 +18,9 @@ import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts
 import { checkEdit } from '../check-edit.ts';
 import type { EditAnswer, EditRecord, LabelEdit, ListedEdit } from '../../wire/edit-types.ts';
 import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
-import { EditsAhead } from './edits-ahead.ts';
+import { EditsAhead, type AppendDrafts } from './edits-ahead.ts';
+import type { EditDraft } from '../edit-store.ts';
+import { currentActor } from '../../history/request-actor.ts';
 import { LoadedLayers } from './loaded-layers.ts';
 import { LayerVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
@@ -32,8 +34,8 @@ export interface EditPage {
   more: boolean;
 }
 
-/** What the store keeps of a planned edit. */
-const draftOf = ({ edit, segments, voxels, box }: PlannedEdit) => ({ edit, segments, voxels, box });
+/** What the store keeps of a planned edit, by whoever asked for it (several are kept in one write). */
+const draftOf = ({ edit, segments, voxels, box }: PlannedEdit): EditDraft => ({ edit, segments, voxels, box, by: currentActor() });
 
 /** While edits stream in, how long the layer's result may wait to be named. */
 const NAME_AT_MOST_MS = 1000;
@@ -137,13 +139,15 @@ export class LabelsEditing {
           await this.#ahead.settled(key);
           ({ edits } = await this.#load(roomId, layerId));
         }
-        const on = (plannedOn = edits.version);
+        plannedOn = edits.version;
         if (ifMatch !== undefined && ifMatch !== edits.version) throw createHostError('SPC_ERR_EDIT_STALE', String(ifMatch), String(edits.version));
         const planned = edits.plan(edit);
         // Ahead: its record is kept after the turn ends (awaited below); else within the turn.
-        const append = () => this.#deps.store.append(roomId, layerId, on, draftOf(planned));
+        const append: AppendDrafts = (expected, drafts) => this.#deps.store.append(roomId, layerId, expected, drafts);
         const changed = () => this.#changed(roomId, layerId);
-        const kept = ahead ? this.#ahead.keep(key, edits, planned, append, changed) : await this.#keepNow(roomId, layerId, edits, planned);
+        const kept = ahead
+          ? this.#ahead.keep(key, edits, planned, draftOf(planned), append, changed)
+          : await this.#keepNow(roomId, layerId, edits, planned);
         return { planned, kept };
       });
       const record = await step.kept;
@@ -156,7 +160,7 @@ export class LabelsEditing {
 
   /** Keeps `planned` at the layer's version, in the turn; null when another host came first (its edits are read in). */
   async #keepNow(roomId: string, layerId: string, edits: LayerEdits, planned: PlannedEdit): Promise<EditRecord | null> {
-    const record = await this.#deps.store.append(roomId, layerId, edits.version, draftOf(planned));
+    const [record] = (await this.#deps.store.append(roomId, layerId, edits.version, [draftOf(planned)])) ?? [];
     if (!record) {
       await this.#catchUp(roomId, layerId, edits);
       return null;
