@@ -10,6 +10,7 @@
  * never written again: the next edit into it writes a copy, so a view stays the version it was
  * taken at.
  */
+import { chunkDigest } from './chunk-digest.ts';
 import { ChunkGrid } from './chunk-grid.ts';
 import { SegmentPlaces } from './segment-places.ts';
 
@@ -53,6 +54,8 @@ export class LabelVolume extends ChunkGrid {
   #segments: SegmentPlaces;
   /** Chunks written since {@link takeWritten} was last asked (what digests of the chunks as they are must forget). */
   #written = new Set<number>();
+  /** The base's digest of each chunk an edit wrote, made as the chunk is copied out (its base bytes at hand then). */
+  #baseDigests = new Map<number, string>();
 
   constructor(base: LabelArray, shape: readonly [number, number, number], dtype: LabelDtype, chunk = CHUNK) {
     super(shape, chunk);
@@ -171,11 +174,10 @@ export class LabelVolume extends ChunkGrid {
     return this.#own.get(key) ?? this.baseChunk(key);
   }
 
-  /** Chunk `key` of the base, copied out as a whole chunk (voxels past the grid's end 0), into `into` when given (a chunk's length of this dtype). */
-  baseChunk(key: number, into?: LabelArray): LabelArray {
+  /** Chunk `key` of the base, copied out as a whole chunk (voxels past the grid's end 0). */
+  baseChunk(key: number): LabelArray {
     const c = this.chunk;
-    const chunk = into ?? new ARRAYS[this.dtype](c * c * c);
-    if (into) into.fill(0);
+    const chunk = new ARRAYS[this.dtype](c * c * c);
     this.#fillFromBase(key, chunk);
     return chunk;
   }
@@ -199,7 +201,13 @@ export class LabelVolume extends ChunkGrid {
     const chunk = sharedLabels(this.dtype, c * c * c);
     this.#fillFromBase(key, chunk);
     this.#own.set(key, chunk);
+    this.#baseDigests.set(key, chunkDigest(chunk));
     return chunk;
+  }
+
+  /** The SHA-256 of chunk `key` as the base has it (a chunk no edit wrote is copied out to be hashed). */
+  baseDigest(key: number): string {
+    return this.#baseDigests.get(key) ?? chunkDigest(this.baseChunk(key));
   }
 
   /** Voxels of segment `id` now (0 when absent; background is never counted). */

@@ -7,22 +7,19 @@
  * chunk with other voxels gives another; and a version in which no chunk and no table differs
  * from the base is the base, under the base's own id (so undoing every edit names the base).
  *
- * Digests of the base's chunks are made once each, the first time a chunk is written; digests of
+ * Digests of the base's chunks are made once each, by the volume as it first copies a chunk out
+ * of the base to write it (label-volume.ts); digests of
  * the chunks as they are now, once per chunk after each write into it. An earlier version's
  * chunks are the chunks now with the later edits' voxels written back (newest first), made for
  * the chunks those edits wrote alone.
  */
 import { createHash } from 'node:crypto';
+import { chunkDigest } from './chunk-digest.ts';
 import type { LabelArray, LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
 
 /** What names a version format: a change to how ids are formed (2: chunks of 32 voxels a side) gives other ids. */
 const FORMAT = 'vitrine-labels-version/2';
-
-/** The SHA-256 (hex) of a chunk's bytes. */
-export function chunkDigest(chunk: LabelArray): string {
-  return createHash('sha256').update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)).digest('hex');
-}
 
 /**
  * A version's id from its base's id, its tables (their JSON; null when they are the base's) and
@@ -38,26 +35,15 @@ export function versionName(baseId: string, tables: string | null, differing: Re
 /** Digests of one volume's chunks, as the base has them and as they are now. */
 export class ChunkDigests {
   #volume: LabelVolume;
-  #base = new Map<number, string>();
   #now = new Map<number, string>();
   /**
-   * Where a chunk is put together to be hashed (the base's, or an earlier version's): one chunk,
-   * reused (new memory is slow to touch); each digest is taken before the next chunk is put there.
+   * Where an earlier version's chunk is put together to be hashed: one chunk, reused (new
+   * memory is slow to touch); each digest is taken before the next chunk is put there.
    */
   #scratch: LabelArray | null = null;
 
   constructor(volume: LabelVolume) {
     this.#volume = volume;
-  }
-
-  /** Chunk `key`'s digest in the base. */
-  base(key: number): string {
-    let digest = this.#base.get(key);
-    if (digest === undefined) {
-      this.#scratch = this.#volume.baseChunk(key, this.#scratch ?? undefined);
-      this.#base.set(key, (digest = chunkDigest(this.#scratch)));
-    }
-    return digest;
   }
 
   /**
@@ -72,7 +58,7 @@ export class ChunkDigests {
     for (const key of volume.ownKeys()) {
       let digest = then.get(key) ?? this.#now.get(key);
       if (digest === undefined) this.#now.set(key, (digest = chunkDigest(volume.chunkNow(key))));
-      if (digest !== this.base(key)) out.set(key, digest);
+      if (digest !== volume.baseDigest(key)) out.set(key, digest);
     }
     return out;
   }

@@ -48,16 +48,12 @@ export class ChangeList {
   /** The changes, sorted by index, with their box in a volume of `shape`. */
   done(shape: readonly [number, number, number]): EditChanges {
     const n = this.#index.length;
-    const order = new Uint32Array(n);
-    for (let k = 0; k < n; k++) order[k] = k;
-    let sorted = true;
-    for (let k = 1; k < n && sorted; k++) sorted = this.#index[k - 1]! < this.#index[k]!;
-    if (!sorted) order.sort((a, b) => this.#index[a]! - this.#index[b]!);
+    const order = orderOf(this.#index);
     const index = new Float64Array(n);
     const before = new Uint32Array(n);
     const after = new Uint32Array(n);
     for (let k = 0; k < n; k++) {
-      const o = order[k]!;
+      const o = order ? order[k]! : k;
       index[k] = this.#index[o]!;
       before[k] = this.#before[o]!;
       after[k] = this.#after[o]!;
@@ -66,20 +62,42 @@ export class ChangeList {
   }
 }
 
+/**
+ * The order that sorts `index` (distinct values), or null when it is sorted already. Each value
+ * is packed with its place as `value * n + place` and the packed numbers sorted by the typed
+ * array's own sort, far faster than a sort with a comparing function; where the packed numbers
+ * would pass 2^53, by a comparing function.
+ */
+function orderOf(index: readonly number[]): ArrayLike<number> | null {
+  const n = index.length;
+  let [sorted, top] = [true, 0];
+  for (let k = 0; k < n; k++) {
+    if (k > 0 && index[k - 1]! > index[k]!) sorted = false;
+    if (index[k]! > top) top = index[k]!;
+  }
+  if (sorted) return null;
+  if ((top + 1) * n > Number.MAX_SAFE_INTEGER) return Uint32Array.from(index.keys()).sort((a, b) => index[a]! - index[b]!);
+  const packed = Float64Array.from(index, (value, k) => value * n + k).sort();
+  return Uint32Array.from(packed, (p) => p % n);
+}
+
 /** The box of the voxels at `index` in a volume of `shape`; null for none. */
 export function boxOf(index: Float64Array, shape: readonly [number, number, number]): VoxelBox | null {
   if (index.length === 0) return null;
   const [, ny, nx] = shape;
-  const from = [Infinity, Infinity, Infinity];
-  const to = [-Infinity, -Infinity, -Infinity];
+  let [z0, y0, x0, z1, y1, x1] = [Infinity, Infinity, Infinity, -1, -1, -1];
   for (const i of index) {
-    const p = [Math.floor(i / (nx * ny)), Math.floor(i / nx) % ny, i % nx];
-    for (let a = 0; a < 3; a++) {
-      if (p[a]! < from[a]!) from[a] = p[a]!;
-      if (p[a]! + 1 > to[a]!) to[a] = p[a]! + 1;
-    }
+    const z = Math.floor(i / (nx * ny));
+    const y = Math.floor(i / nx) % ny;
+    const x = i % nx;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
   }
-  return { from: from as [number, number, number], to: to as [number, number, number] };
+  return { from: [z0, y0, x0], to: [z1 + 1, y1 + 1, x1 + 1] };
 }
 
 /** The same changes read backwards: what an undo of them writes. */
