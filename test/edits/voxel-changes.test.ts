@@ -1,8 +1,8 @@
 /**
  * An op's changes as the change list hands them over: sorted by index whatever order the op
  * found them in (a flood finds them ring by ring, a merge chunk by chunk), each voxel with its
- * own before and after, and the box of them all; the same for indices too large to be packed
- * with their places for the typed array's own sort.
+ * own before and after, and the box of them all; the same for indices of up to 32 bits (sorted
+ * by their digits) and past them.
  */
 import { describe, expect, it } from 'vitest';
 import { ChangeList } from '../../core/edits/voxel-changes.ts';
@@ -35,12 +35,17 @@ describe('the changes of an op', () => {
     }
   });
 
-  it('are sorted where an index times their count passes 2^53, and none has no box', () => {
+  it('are sorted for indices up to 32 bits and past them, and none has no box', () => {
     const rand = seededRandom(7);
-    const found = shuffledDistinct(500, 2 ** 48, rand);
-    const list = new ChangeList();
-    for (const i of found) list.add(i, 1, 2);
-    expect(Array.from(list.done([2 ** 16, 2 ** 16, 2 ** 16]).index)).toEqual([...found].sort((a, b) => a - b));
+    for (const top of [2 ** 32, 2 ** 48]) {
+      const found = shuffledDistinct(500, top, rand);
+      const list = new ChangeList();
+      for (const i of found) list.add(i, i % 3, 7);
+      const { index, before } = list.done([2 ** 16, 2 ** 16, 2 ** 16]);
+      const sorted = [...found].sort((a, b) => a - b);
+      expect(Array.from(index)).toEqual(sorted);
+      expect(Array.from(before)).toEqual(sorted.map((i) => i % 3));
+    }
     expect(new ChangeList().done([4, 4, 4]).box).toBeNull();
   });
 });
