@@ -10,7 +10,6 @@
  * never written again: the next edit into it writes a copy, so a view stays the version it was
  * taken at.
  */
-import { chunkDigest } from './chunk-digest.ts';
 import { ChunkGrid } from './chunk-grid.ts';
 import { SegmentPlaces } from './segment-places.ts';
 
@@ -54,8 +53,6 @@ export class LabelVolume extends ChunkGrid {
   #segments: SegmentPlaces;
   /** Chunks written since {@link takeWritten} was last asked (what digests of the chunks as they are must forget). */
   #written = new Set<number>();
-  /** The base's digest of each chunk an edit wrote, made as the chunk is copied out (its base bytes at hand then). */
-  #baseDigests = new Map<number, string>();
 
   constructor(base: LabelArray, shape: readonly [number, number, number], dtype: LabelDtype, chunk = CHUNK) {
     super(shape, chunk);
@@ -182,18 +179,34 @@ export class LabelVolume extends ChunkGrid {
     return chunk;
   }
 
-  #fillFromBase(key: number, chunk: LabelArray): void {
+  /**
+   * Calls `row` for each row of chunk `key` within the grid, with where the row starts in the
+   * base and in a whole chunk and its length, until `row` answers true; answers whether it did.
+   */
+  #rows(key: number, row: (from: number, to: number, width: number) => boolean | void): boolean {
     const c = this.chunk;
     const [z0, y0, x0, z1, y1, x1] = this.chunkBox(key);
     const [, ny, nx] = this.shape;
+    for (let z = z0; z < z1; z++)
+      for (let y = y0; y < y1; y++) if (row((z * ny + y) * nx + x0, ((z - z0) * c + (y - y0)) * c, x1 - x0)) return true;
+    return false;
+  }
+
+  #fillFromBase(key: number, chunk: LabelArray): void {
     const base = this.#base;
     // Voxel by voxel: a row is a chunk's side, too short for a subarray and a set to pay.
-    for (let z = z0; z < z1; z++)
-      for (let y = y0; y < y1; y++) {
-        const from = (z * ny + y) * nx + x0;
-        const to = ((z - z0) * c + (y - y0)) * c;
-        for (let x = 0; x < x1 - x0; x++) chunk[to + x] = base[from + x]!;
-      }
+    this.#rows(key, (from, to, width) => {
+      for (let x = 0; x < width; x++) chunk[to + x] = base[from + x]!;
+    });
+  }
+
+  /** Whether `chunk` (a whole chunk at `key`) holds other voxels than the base there: read until the first that differs. */
+  differsFromBase(key: number, chunk: LabelArray): boolean {
+    const base = this.#base;
+    return this.#rows(key, (from, to, width) => {
+      for (let x = 0; x < width; x++) if (chunk[to + x] !== base[from + x]) return true;
+      return false;
+    });
   }
 
   #copyOut(key: number): LabelArray {
@@ -201,13 +214,7 @@ export class LabelVolume extends ChunkGrid {
     const chunk = sharedLabels(this.dtype, c * c * c);
     this.#fillFromBase(key, chunk);
     this.#own.set(key, chunk);
-    this.#baseDigests.set(key, chunkDigest(chunk));
     return chunk;
-  }
-
-  /** The SHA-256 of chunk `key` as the base has it (a chunk no edit wrote is copied out to be hashed). */
-  baseDigest(key: number): string {
-    return this.#baseDigests.get(key) ?? chunkDigest(this.baseChunk(key));
   }
 
   /** Voxels of segment `id` now (0 when absent; background is never counted). */

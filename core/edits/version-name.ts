@@ -7,19 +7,26 @@
  * chunk with other voxels gives another; and a version in which no chunk and no table differs
  * from the base is the base, under the base's own id (so undoing every edit names the base).
  *
- * Digests of the base's chunks are made once each, by the volume as it first copies a chunk out
- * of the base to write it (label-volume.ts); digests of
+ * Whether a chunk differs from the base is found by comparing its voxels with the base's (which
+ * stops at the first that differs), so the base's chunks are never hashed; digests of
  * the chunks as they are now, once per chunk after each write into it. An earlier version's
  * chunks are the chunks now with the later edits' voxels written back (newest first), made for
  * the chunks those edits wrote alone.
  */
 import { createHash } from 'node:crypto';
-import { chunkDigest } from './chunk-digest.ts';
 import type { LabelArray, LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
 
 /** What names a version format: a change to how ids are formed (2: chunks of 32 voxels a side) gives other ids. */
 const FORMAT = 'vitrine-labels-version/2';
+
+/** The SHA-256 (hex) of a chunk's bytes. */
+export function chunkDigest(chunk: LabelArray): string {
+  return createHash('sha256').update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)).digest('hex');
+}
+
+/** A chunk's digest, or null where it holds what the base holds there. */
+type Digest = string | null;
 
 /**
  * A version's id from its base's id, its tables (their JSON; null when they are the base's) and
@@ -35,7 +42,7 @@ export function versionName(baseId: string, tables: string | null, differing: Re
 /** Digests of one volume's chunks, as the base has them and as they are now. */
 export class ChunkDigests {
   #volume: LabelVolume;
-  #now = new Map<number, string>();
+  #now = new Map<number, Digest>();
   /**
    * Where an earlier version's chunk is put together to be hashed: one chunk, reused (new
    * memory is slow to touch); each digest is taken before the next chunk is put there.
@@ -56,11 +63,15 @@ export class ChunkDigests {
     const then = this.#writtenBack(later);
     const out = new Map<number, string>();
     for (const key of volume.ownKeys()) {
-      let digest = then.get(key) ?? this.#now.get(key);
-      if (digest === undefined) this.#now.set(key, (digest = chunkDigest(volume.chunkNow(key))));
-      if (digest !== volume.baseDigest(key)) out.set(key, digest);
+      let digest = then.has(key) ? then.get(key) : this.#now.get(key);
+      if (digest === undefined) this.#now.set(key, (digest = this.#digestOf(key, volume.chunkNow(key))));
+      if (digest !== null) out.set(key, digest);
     }
     return out;
+  }
+
+  #digestOf(key: number, chunk: LabelArray): Digest {
+    return this.#volume.differsFromBase(key, chunk) ? chunkDigest(chunk) : null;
   }
 
   /**
@@ -68,7 +79,7 @@ export class ChunkDigests {
    * them: chunk by chunk, copied into the scratch chunk with the voxels those edits found
    * written back, newest first.
    */
-  #writtenBack(later: readonly WriteBack[]): Map<number, string> {
+  #writtenBack(later: readonly WriteBack[]): Map<number, Digest> {
     const volume = this.#volume;
     // Per chunk, what the edits found there: [place in the chunk, value] pairs, oldest first.
     const found = new Map<number, number[]>();
@@ -79,12 +90,12 @@ export class ChunkDigests {
         if (!list) found.set(key, (list = []));
         list.push(at, before[j]!);
       }
-    const digests = new Map<number, string>();
+    const digests = new Map<number, Digest>();
     for (const [key, list] of found) {
       const chunk = this.#scratchNow(key);
       // Newest first: each voxel ends as the oldest of the edits found it.
       for (let p = list.length - 2; p >= 0; p -= 2) chunk[list[p]!] = list[p + 1]!;
-      digests.set(key, chunkDigest(chunk));
+      digests.set(key, this.#digestOf(key, chunk));
     }
     return digests;
   }
