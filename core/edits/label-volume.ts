@@ -18,11 +18,12 @@ export type LabelArray = Uint8Array | Uint16Array | Uint32Array;
 
 /**
  * The side of a chunk: an edit writes the chunks it changed, each at most this many voxels a
- * side. 32 rather than the 64 allowed: a brush of radius 8 then copies about a quarter of the
- * bytes out of the base (memory new to the process, slow to touch), and a merge or a split scans
- * a segment's chunks, which fit it more closely.
+ * side. 16 rather than the 64 allowed: a brush of radius 8 then copies a few 16 KiB chunks out
+ * of the base (memory new to the process, slow to touch) where 32 copied eight of 128 KiB, and
+ * a merge or a split scans a segment's chunks, which fit it more closely. Under four editors at
+ * once, 16 took 13% more edits a second than 32 (`npm run bench editing`).
  */
-export const CHUNK = 32;
+export const CHUNK = 16;
 
 /** The largest id each dtype holds. */
 export const DTYPE_MAX: Record<LabelDtype, number> = { uint8: 255, uint16: 65535, uint32: 4294967295 };

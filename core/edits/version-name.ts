@@ -17,8 +17,8 @@ import { createHash } from 'node:crypto';
 import type { LabelArray, LabelVolume } from './label-volume.ts';
 import type { WriteBack } from './version-voxels.ts';
 
-/** What names a version format: a change to how ids are formed (2: chunks of 32 voxels a side) gives other ids. */
-const FORMAT = 'vitrine-labels-version/2';
+/** What names a version format: a change to how ids are formed (3: chunks of 16 voxels a side) gives other ids. */
+const FORMAT = 'vitrine-labels-version/3';
 
 /** The SHA-256 (hex) of a chunk's bytes. */
 export function chunkDigest(chunk: LabelArray): string {

@@ -17,7 +17,7 @@
  *    5 more edits made alone afterwards (nothing else at work: what the machine gives one edit),
  *    and a write of the bench's own committed and flushed on the same disk every 50 ms meanwhile
  *    (lmdb-js with the host's store options: the least an edit kept on disk waits for);
- * 4. the data folder's growth over the edits beside the bytes of the chunks (32³, as the host keeps them) whose voxels
+ * 4. the data folder's growth over the edits beside the bytes of the chunks (as the host keeps them) whose voxels
  *    differ from the base at the end (bound twice those);
  * 5. every edit undone, newest first, and the layer's bytes hashed beside version 0's.
  * The machine's load average is printed at the start and the end: on a shared machine every
@@ -29,6 +29,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeEnvelope, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
+// The host's chunk side: the store's growth is weighed against the chunks that changed.
+import { CHUNK } from '../../core/edits/label-volume.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { allArrived, follow } from './editing-followers.ts';
 import { commitLoop, cpuNow } from './editing-floors.ts';
@@ -42,8 +44,6 @@ const editsFor = (segments: number) => Number(process.env.EDITING_EDITS ?? Math.
 const EDITORS = 4;
 const FOLLOWERS = 24;
 const SAMPLE_EVERY = Number(process.env.EDITING_SAMPLE ?? 12);
-/** The host's chunk side (core/edits/label-volume.ts): the store's growth is weighed against the chunks that changed. */
-const CHUNK = 32;
 const ROOM = 'bench-editing';
 
 interface Made {
@@ -280,7 +280,7 @@ async function coarsestRead(hostUrl: string, room: string, done: Made, plan: Pla
   return ms;
 }
 
-/** Chunks (32³) of the cube in which `now` differs from the generated base. */
+/** Chunks (the host's) of the cube in which `now` differs from the generated base. */
 function changedChunks(seg: Segmentation, now: DecodedVolume): number {
   const data = now.data as Uint32Array;
   const s = seg.size;
