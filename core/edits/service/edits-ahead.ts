@@ -75,11 +75,16 @@ export class EditsAhead {
         for (const w of chain.waiting.splice(0)) w.done(null);
         continue;
       }
-      batch.forEach((w, k) => {
-        w.edits.kept(records[k]!);
-        kept();
-        w.done(records[k]!);
-      });
+      for (const [k, w] of batch.entries()) {
+        // Each waiter is answered, even by a fault of the layer's own bookkeeping.
+        try {
+          w.edits.kept(records[k]!);
+          kept();
+          w.done(records[k]!);
+        } catch (err) {
+          w.done(null, err);
+        }
+      }
     }
     chain.writing = false;
   }
