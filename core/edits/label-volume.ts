@@ -21,7 +21,7 @@ export type LabelArray = Uint8Array | Uint16Array | Uint32Array;
  * side. 16 rather than the 64 allowed: a brush of radius 8 then copies a few 16 KiB chunks out
  * of the base (memory new to the process, slow to touch) where 32 copied eight of 128 KiB, and
  * a merge or a split scans a segment's chunks, which fit it more closely. Under four editors at
- * once, 16 took 13% more edits a second than 32 (`npm run bench editing`).
+ * once, 16 took about 15% more edits a second than 32 (`npm run bench editing`).
  */
 export const CHUNK = 16;
 

@@ -39,7 +39,7 @@ export function versionName(baseId: string, tables: string | null, differing: Re
   return sha.digest('hex');
 }
 
-/** Digests of one volume's chunks, as the base has them and as they are now. */
+/** Digests of one volume's chunks as they are now (null where a chunk holds the base's voxels). */
 export class ChunkDigests {
   #volume: LabelVolume;
   #now = new Map<number, Digest>();
