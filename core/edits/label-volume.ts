@@ -169,13 +169,9 @@ export class LabelVolume extends ChunkGrid {
    * a copy of the base's.
    */
   chunkNow(key: number): LabelArray {
-    return this.#own.get(key) ?? this.baseChunk(key);
-  }
-
-  /** Chunk `key` of the base, copied out as a whole chunk (voxels past the grid's end 0). */
-  baseChunk(key: number): LabelArray {
-    const c = this.chunk;
-    const chunk = new ARRAYS[this.dtype](c * c * c);
+    const own = this.#own.get(key);
+    if (own) return own;
+    const chunk = new ARRAYS[this.dtype](this.chunk ** 3);
     this.#fillFromBase(key, chunk);
     return chunk;
   }

@@ -79,7 +79,8 @@ function orderOf(index: readonly number[]): Uint32Array | null {
     if (index[k]! > top) top = index[k]!;
   }
   if (sorted) return null;
-  let order = Uint32Array.from(index.keys());
+  let order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
   if (top >= 2 ** 32) return order.sort((a, b) => index[a]! - index[b]!);
   let next = new Uint32Array(n);
   const starts = new Uint32Array(2 ** RADIX_BITS);
