@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EditDraft } from '../../core/edits/edit-store.ts';
-import { EditsAhead, type AppendDrafts } from '../../core/edits/service/edits-ahead.ts';
+import { EditsAhead } from '../../core/edits/service/edits-ahead.ts';
 import { LayerEdits, type PlannedEdit } from '../../core/edits/layer-edits.ts';
 import { tablesOf } from '../../core/edits/label-tables.ts';
 import { LabelVolume } from '../../core/edits/label-volume.ts';
@@ -150,7 +150,7 @@ describe('edits ahead kept by their layer, a write at a time', () => {
   /** An append the test answers by hand: each call waits until the test settles it. */
   function heldAppends() {
     const calls: { expected: number; drafts: EditDraft[]; settle: (records: EditRecord[] | null | Error) => void }[] = [];
-    const append: AppendDrafts = (expected, drafts) =>
+    const append = (expected: number, drafts: EditDraft[]): Promise<EditRecord[] | null> =>
       new Promise((resolve, reject) => calls.push({ expected, drafts, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) }));
     const recordsOf = (call: (typeof calls)[number]) =>
       call.drafts.map((d, k) => ({ seq: ++seq, ts: 0, by: d.by ?? 'test', layer: 'seg', version: call.expected + 1 + k, ...d }));
@@ -163,11 +163,11 @@ describe('edits ahead kept by their layer, a write at a time', () => {
   it('keeps the edits that came while a write was under way together in the next write, in order', async () => {
     const layer = layerOf(boxLabels(SHAPE, 3, 4, [3, 4, 5]));
     const { calls, append, recordsOf } = heldAppends();
-    const ahead = new EditsAhead();
     let told = 0;
+    const ahead = new EditsAhead({ append: (_key, expected, drafts) => append(expected, drafts), kept: () => told++ });
     const keep = (x: number) => {
       const planned = paintAt(layer, x);
-      return ahead.keep('k', layer, planned, draftOf(planned), append, () => told++);
+      return ahead.keep('k', layer, planned, draftOf(planned));
     };
     const answers = [keep(0), keep(1), keep(2), keep(3)];
     await tick();
@@ -187,10 +187,10 @@ describe('edits ahead kept by their layer, a write at a time', () => {
     const layer = layerOf(boxLabels(SHAPE, 3, 4, [3, 4, 5]));
     const before = voxelsNow(layer);
     const { calls, append, recordsOf } = heldAppends();
-    const ahead = new EditsAhead();
+    const ahead = new EditsAhead({ append: (_key, expected, drafts) => append(expected, drafts), kept: () => {} });
     const keep = (x: number) => {
       const planned = paintAt(layer, x);
-      return ahead.keep('k', layer, planned, draftOf(planned), append, () => {});
+      return ahead.keep('k', layer, planned, draftOf(planned));
     };
     const [first, second] = [keep(0), keep(1)];
     await tick();

@@ -11,8 +11,12 @@ import type { EditRecord } from '../../wire/edit-types.ts';
 import type { EditDraft } from '../edit-store.ts';
 import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
 
-/** Keeps `drafts` as the versions after `expected`, all or none: their records, or null when the layer moved on. */
-export type AppendDrafts = (expected: number, drafts: EditDraft[]) => Promise<EditRecord[] | null>;
+/** Where the edits of a layer (by its key) are kept, and who is told of each record kept. */
+export interface AheadStore {
+  /** Keeps `drafts` as the versions after `expected`, all or none: their records, or null when the layer moved on. */
+  append(key: string, expected: number, drafts: EditDraft[]): Promise<EditRecord[] | null>;
+  kept(key: string): void;
+}
 
 interface Waiting {
   edits: LayerEdits;
@@ -23,6 +27,7 @@ interface Waiting {
 }
 
 interface Chain {
+  key: string;
   waiting: Waiting[];
   /** The writes under way and to come; settled once every edit ahead is kept or taken back. */
   tail: Promise<void>;
@@ -31,6 +36,11 @@ interface Chain {
 
 export class EditsAhead {
   #chains = new Map<string, Chain>();
+  #store: AheadStore;
+
+  constructor(store: AheadStore) {
+    this.#store = store;
+  }
 
   /** Settled once every edit ahead of layer `key` now is kept or taken back. */
   settled(key: string): Promise<unknown> {
@@ -38,13 +48,13 @@ export class EditsAhead {
   }
 
   /**
-   * Applies `planned` (planned on version `on`) to `edits` ahead of its record and keeps it by
-   * `append` after the edits before it, with those waiting beside it; answers its record, or
-   * null when it was taken back. `kept` is told of each record kept.
+   * Applies `planned` to `edits` (layer `key`) ahead of its record and keeps `draft` after the
+   * edits before it, with those waiting beside it; answers its record, or null when it was taken
+   * back.
    */
-  keep(key: string, edits: LayerEdits, planned: PlannedEdit, draft: EditDraft, append: AppendDrafts, kept: () => void): Promise<EditRecord | null> {
+  keep(key: string, edits: LayerEdits, planned: PlannedEdit, draft: EditDraft): Promise<EditRecord | null> {
     let chain = this.#chains.get(key);
-    if (!chain) this.#chains.set(key, (chain = { waiting: [], tail: Promise.resolve(), writing: false }));
+    if (!chain) this.#chains.set(key, (chain = { key, waiting: [], tail: Promise.resolve(), writing: false }));
     const on = edits.version;
     edits.ahead(planned);
     const answer = new Promise<EditRecord | null>((resolve, reject) => {
@@ -52,19 +62,19 @@ export class EditsAhead {
     });
     if (!chain.writing) {
       chain.writing = true;
-      chain.tail = this.#write(chain, append, kept);
+      chain.tail = this.#write(chain);
     }
     return answer;
   }
 
   /** Writes what waits, a batch at a time, until nothing does. */
-  async #write(chain: Chain, append: AppendDrafts, kept: () => void): Promise<void> {
+  async #write(chain: Chain): Promise<void> {
     while (chain.waiting.length > 0) {
       const batch = chain.waiting.splice(0);
       let records: EditRecord[] | null = null;
       let error: unknown;
       try {
-        records = await append(batch[0]!.on, batch.map((w) => w.draft));
+        records = await this.#store.append(chain.key, batch[0]!.on, batch.map((w) => w.draft));
       } catch (err) {
         error = err;
       }
@@ -79,7 +89,7 @@ export class EditsAhead {
         // Each waiter is answered, even by a fault of the layer's own bookkeeping.
         try {
           w.edits.kept(records[k]!);
-          kept();
+          this.#store.kept(chain.key);
           w.done(records[k]!);
         } catch (err) {
           w.done(null, err);
