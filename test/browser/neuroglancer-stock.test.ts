@@ -24,7 +24,7 @@ import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { shot } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
-import { PageLoadWatch } from './page-load-watch.ts';
+import { readyPanels, type PanelBox } from './neuroglancer-ready.ts';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 
 const N = 32;
@@ -73,85 +73,6 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
-}
-
-/** A panel of the viewer: the class Neuroglancer draws it with, and its box on the page. */
-interface PanelBox {
-  kind: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/**
- * How long the first load may take to be ready: about 2.5 s alone and 9 s beside three busy
- * loops on two cores. Past it the page is loaded once more, with the whole wait.
- */
-const FIRST_LOAD_MS = 45_000;
-
-/** Whether Neuroglancer says every one of `layers` layers is loaded and drawn, waiting up to `timeout` ms. */
-async function becameReady(page: Page, layers: number, timeout: number): Promise<boolean> {
-  return page
-    .waitForFunction(
-      (count) => {
-        const viewer = (window as unknown as { viewer?: { layerManager: { managedLayers: unknown[] }; isReady(): boolean } }).viewer;
-        return viewer !== undefined && viewer.layerManager.managedLayers.length === count && viewer.isReady();
-      },
-      layers,
-      { timeout, polling: 100 },
-    )
-    .then(
-      () => true,
-      () => false,
-    );
-}
-
-/** Each layer's source readiness as Neuroglancer says it. */
-function layerStates(page: Page): Promise<string> {
-  return page
-    .evaluate(() => {
-      type Managed = { name: string; isReady(): boolean };
-      const viewer = (window as unknown as { viewer?: { layerManager: { managedLayers: Managed[] } } }).viewer;
-      if (!viewer) return 'no viewer';
-      return viewer.layerManager.managedLayers.map((layer) => `${layer.name}: ${layer.isReady() ? 'sources ready' : 'sources loading'}`).join(', ');
-    })
-    .catch((reason: unknown) => `layers unreadable: ${String(reason)}`);
-}
-
-/**
- * The viewer's rendered panels, once Neuroglancer says every layer is loaded and drawn.
- * In about one clean-clone run of 25 a first load never got ready (no request failed; alone,
- * and beside busy loops, it always does): that stall is told, with what the page still waited
- * for and said, and the page is loaded again. A second stall fails the test, naming both. The
- * page errors of an abandoned first load (`errors`, which the test holds to be none) are told
- * with it and count no more: only the page that is checked must have none.
- */
-async function readyPanels(page: Page, layers: number, errors: string[]): Promise<PanelBox[]> {
-  const first = new PageLoadWatch(page);
-  const ready = await becameReady(page, layers, FIRST_LOAD_MS);
-  first.stop();
-  if (!ready) {
-    const told = first.account(`layers: ${await layerStates(page)}`);
-    const said = JSON.stringify(errors);
-    console.log(`Neuroglancer was not ready ${FIRST_LOAD_MS / 1000} s after its first load (${told}; page errors: ${said}); loading the page again`);
-    errors.length = 0;
-    const again = new PageLoadWatch(page);
-    await page.reload();
-    if (!(await becameReady(page, layers, STATE_WAIT_MS))) {
-      throw new Error(`Neuroglancer never drew every layer, twice (first: ${told}; again: ${again.account(`layers: ${await layerStates(page)}`)})`);
-    }
-    again.stop();
-  }
-  // A frame after ready: what was ready is on the canvas.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  return page.evaluate(() => {
-    const viewer = (window as unknown as { viewer: { display: { panels: Set<{ element: HTMLElement; constructor: { name: string } }> } } }).viewer;
-    return [...viewer.display.panels].map((panel) => {
-      const box = panel.element.getBoundingClientRect();
-      return { kind: panel.constructor.name, x: box.x, y: box.y, width: box.width, height: box.height };
-    });
-  });
 }
 
 /** A pixel of the mark's colour: magenta, or magenta under a panel's translucent dark widget. */
@@ -263,8 +184,8 @@ describe('a stock Neuroglancer', () => {
       storeReads.push({ path: pathname, method: request.method(), range: request.headers().range });
     });
     // The state by its URL alone: Neuroglancer fetches it, then the stores it names.
-    await page.goto(`${neuroglancer.url}#!${host.url}/api/rooms/${room}/neuroglancer`);
-    const panels = await readyPanels(page, 4, errors);
+    const stateUrl = `${host.url}/api/rooms/${room}/neuroglancer`;
+    const panels = await readyPanels(page, `${neuroglancer.url}#!${stateUrl}`, stateUrl, 4, errors);
     const state = await api<{ layers: { type: string; name: string }[] }>('GET', `/api/rooms/${room}/neuroglancer`);
     expect(state.layers.map((layer) => [layer.type, layer.name])).toEqual([
       ['image', 'scan'],
