@@ -64,9 +64,10 @@ function openEnv(file: string): RootDatabase {
 }
 
 /**
- * `work` in a write transaction, its failure kept to itself: `work` runs in a child transaction,
- * which a throw rolls back alone (nothing of that write is kept, a change or its log entry
- * without the other least of all), and the throw is rethrown once the rest is committed.
+ * `work` in a write transaction, its failure kept to itself: lmdb-js's own child transaction
+ * (its `childTransaction` outside any transaction), which a throw rolls back alone (nothing of
+ * that write is kept, a change or its log entry without the other least of all), the throw
+ * rethrown once the rest is committed.
  *
  * Every write goes to lmdb-js's write thread, where the transactions queued in one event turn
  * share a commit and one flush (the library's own batched path). lmdb-js runs every
@@ -76,21 +77,19 @@ function openEnv(file: string): RootDatabase {
  * request or of a result whose write happened to open the batch.
  */
 async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }): Promise<T> {
-  const own = AsyncResource.bind(work);
-  const inTransaction = () => {
+  // The caller's async context, entered by the work (AsyncResource.bind would do the same, and
+  // on Node 20 makes two deprecation wrappers a call for a property of the bound function).
+  const caller = new AsyncResource('vitrine.write');
+  const inChild = () => {
     within.writing = true;
     try {
-      // Boxed: a child transaction waits on what its work gives back when that is a promise (a put's).
-      return env.childTransaction(() => ({ value: own() })) as unknown as { value: T };
-    } catch (error) {
-      return { error };
+      // Boxed: lmdb-js waits on what a transaction's work gives back when that is a promise (a put's).
+      return { value: caller.runInAsyncScope(work) };
     } finally {
       within.writing = false;
     }
   };
-  const done = await orStorageFull(env.transaction(inTransaction), file);
-  if ('error' in done) throw done.error;
-  return done.value;
+  return (await orStorageFull(env.childTransaction(inChild), file)).value;
 }
 
 /**

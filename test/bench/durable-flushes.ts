@@ -91,7 +91,7 @@ function floorLines(disk: string, floors: FlushSample[], times: Record<'disk' | 
     `the floor after the adds, on the data folder's disk (${disk}): one 4 KiB page + fdatasync ${line(of('fdatasync'))}; ` +
       `LMDB's commit pattern (page + fdatasync + O_DSYNC meta page) ${line(of('lmdbPattern'))}; ` +
       `lmdb-js alone (one put and its commit, the data store's options) ${line(of('lmdbPut'))}; ` +
-      `the data store's write alone (its transaction and child transaction) ${line(of('storeWrite'))}; ` +
+      `the data store's write alone (lmdb-js's batched transaction, its work a child transaction) ${line(of('storeWrite'))}; ` +
         `a bare hop to a libuv pool thread and back (fstat) ${line(of('poolHop'))}`,
     `the disk host against the memory host + lmdb-js's commit alone (memory + one flushed commit, each percentile of its own): ` +
       `${against(50)}, ${against(99)}`,

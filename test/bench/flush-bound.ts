@@ -5,7 +5,7 @@
  * fdatasync'ed; then LMDB's commit pattern, the page, fdatasync, and the meta page through a
  * file opened O_DSYNC, which is what lmdb-js does here: strace of the host shows one fdatasync
  * and one meta pwrite a commit), lmdb-js alone (one small `put` and its commit, the data store's
- * options), and the data store's own `write` (its transaction and child transaction) with no
+ * options), and the data store's own `write` (a batched transaction, its work a child one) with no
  * host around it, and a bare hop to a libuv pool thread and back (an fstat: lmdb-js commits a
  * write on such a thread, which makes that round trip besides its flush). What the host adds on disk over memory is read against these.
  */
