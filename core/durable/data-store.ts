@@ -89,7 +89,11 @@ async function transact<T>(env: RootDatabase, file: string, work: () => T, withi
       within.writing = false;
     }
   };
-  return (await orStorageFull(env.childTransaction(inChild), file)).value;
+  // A write asked inside another's work is queued behind it in the same commit (lmdb-js would
+  // otherwise run it there and then, and answer it before that commit is on disk); queued in a
+  // transaction, lmdb-js runs the child at once and gives back its boxed value, no promise.
+  const queued = () => env.transaction(() => env.childTransaction(inChild) as unknown as { value: T });
+  return (await orStorageFull(within.writing ? queued() : env.childTransaction(inChild), file)).value;
 }
 
 /**

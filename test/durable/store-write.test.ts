@@ -47,4 +47,25 @@ describe('a data store write', () => {
     );
     expect(seen).toEqual(['ann', 'bo', 'cy']);
   });
+
+  it('queues a write asked inside another write’s work behind it, in the same commit', async () => {
+    const store = await openTempDataStore();
+    const db = store.db<string>('scenes');
+    const order: string[] = [];
+    let inner: Promise<string> | undefined;
+    const outer = await store.write(() => {
+      inner = store.write(() => {
+        order.push(`inner, the outer's change ${db.get(['outer']) ?? 'not'} seen`);
+        db.put(['inner'], 'inner');
+        return 'inner done';
+      });
+      order.push(`outer, still writing: ${store.writing}`);
+      db.put(['outer'], 'outer');
+      return 'outer done';
+    });
+    expect(outer).toBe('outer done');
+    expect(await inner).toBe('inner done');
+    expect(order).toEqual(['outer, still writing: true', 'inner, the outer\'s change outer seen']);
+    expect([db.get(['inner']), db.get(['outer'])]).toEqual(['inner', 'outer']);
+  });
 });
