@@ -164,10 +164,10 @@ describe('edits ahead kept by their layer, a write at a time', () => {
     const layer = layerOf(boxLabels(SHAPE, 3, 4, [3, 4, 5]));
     const { calls, append, recordsOf } = heldAppends();
     let told = 0;
-    const ahead = new EditsAhead({ append: (_key, expected, drafts) => append(expected, drafts), kept: () => told++ });
+    const ahead = new EditsAhead({ append: (_layer, expected, drafts) => append(expected, drafts), kept: () => told++ });
     const keep = (x: number) => {
       const planned = paintAt(layer, x);
-      return ahead.keep('k', layer, planned, draftOf(planned));
+      return ahead.keep('k', 'seg', layer, planned, draftOf(planned));
     };
     const answers = [keep(0), keep(1), keep(2), keep(3)];
     await tick();
@@ -187,10 +187,10 @@ describe('edits ahead kept by their layer, a write at a time', () => {
     const layer = layerOf(boxLabels(SHAPE, 3, 4, [3, 4, 5]));
     const before = voxelsNow(layer);
     const { calls, append, recordsOf } = heldAppends();
-    const ahead = new EditsAhead({ append: (_key, expected, drafts) => append(expected, drafts), kept: () => {} });
+    const ahead = new EditsAhead({ append: (_layer, expected, drafts) => append(expected, drafts), kept: () => {} });
     const keep = (x: number) => {
       const planned = paintAt(layer, x);
-      return ahead.keep('k', layer, planned, draftOf(planned));
+      return ahead.keep('k', 'seg', layer, planned, draftOf(planned));
     };
     const [first, second] = [keep(0), keep(1)];
     await tick();

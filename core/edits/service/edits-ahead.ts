@@ -11,11 +11,11 @@ import type { EditRecord } from '../../wire/edit-types.ts';
 import type { EditDraft } from '../edit-store.ts';
 import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
 
-/** Where the edits of a layer (by its key) are kept, and who is told of each record kept. */
-export interface AheadStore {
+/** Where the edits of a layer (named to the store as `L`) are kept, and who is told of each record kept. */
+export interface AheadStore<L> {
   /** Keeps `drafts` as the versions after `expected`, all or none: their records, or null when the layer moved on. */
-  append(key: string, expected: number, drafts: EditDraft[]): Promise<EditRecord[] | null>;
-  kept(key: string): void;
+  append(layer: L, expected: number, drafts: EditDraft[]): Promise<EditRecord[] | null>;
+  kept(layer: L): void;
 }
 
 interface Waiting {
@@ -26,19 +26,19 @@ interface Waiting {
   done: (record: EditRecord | null, error?: unknown) => void;
 }
 
-interface Chain {
-  key: string;
+interface Chain<L> {
+  layer: L;
   waiting: Waiting[];
   /** The writes under way and to come; settled once every edit ahead is kept or taken back. */
   tail: Promise<void>;
   writing: boolean;
 }
 
-export class EditsAhead {
-  #chains = new Map<string, Chain>();
-  #store: AheadStore;
+export class EditsAhead<L> {
+  #chains = new Map<string, Chain<L>>();
+  #store: AheadStore<L>;
 
-  constructor(store: AheadStore) {
+  constructor(store: AheadStore<L>) {
     this.#store = store;
   }
 
@@ -48,13 +48,13 @@ export class EditsAhead {
   }
 
   /**
-   * Applies `planned` to `edits` (layer `key`) ahead of its record and keeps `draft` after the
-   * edits before it, with those waiting beside it; answers its record, or null when it was taken
-   * back.
+   * Applies `planned` to `edits` (layer `key`, named `layer` to the store) ahead of its record
+   * and keeps `draft` after the edits before it, with those waiting beside it; answers its
+   * record, or null when it was taken back.
    */
-  keep(key: string, edits: LayerEdits, planned: PlannedEdit, draft: EditDraft): Promise<EditRecord | null> {
+  keep(key: string, layer: L, edits: LayerEdits, planned: PlannedEdit, draft: EditDraft): Promise<EditRecord | null> {
     let chain = this.#chains.get(key);
-    if (!chain) this.#chains.set(key, (chain = { key, waiting: [], tail: Promise.resolve(), writing: false }));
+    if (!chain) this.#chains.set(key, (chain = { layer, waiting: [], tail: Promise.resolve(), writing: false }));
     const on = edits.version;
     edits.ahead(planned);
     const answer = new Promise<EditRecord | null>((resolve, reject) => {
@@ -68,13 +68,13 @@ export class EditsAhead {
   }
 
   /** Writes what waits, a batch at a time, until nothing does. */
-  async #write(chain: Chain): Promise<void> {
+  async #write(chain: Chain<L>): Promise<void> {
     while (chain.waiting.length > 0) {
       const batch = chain.waiting.splice(0);
       let records: EditRecord[] | null = null;
       let error: unknown;
       try {
-        records = await this.#store.append(chain.key, batch[0]!.on, batch.map((w) => w.draft));
+        records = await this.#store.append(chain.layer, batch[0]!.on, batch.map((w) => w.draft));
       } catch (err) {
         error = err;
       }
@@ -89,7 +89,7 @@ export class EditsAhead {
         // Each waiter is answered, even by a fault of the layer's own bookkeeping.
         try {
           w.edits.kept(records[k]!);
-          this.#store.kept(chain.key);
+          this.#store.kept(chain.layer);
           w.done(records[k]!);
         } catch (err) {
           w.done(null, err);

@@ -37,9 +37,6 @@ export interface EditPage {
 /** What the store keeps of a planned edit, by whoever asked for it (several are kept in one write). */
 const draftOf = ({ edit, segments, voxels, box }: PlannedEdit): EditDraft => ({ edit, segments, voxels, box, by: currentActor() });
 
-/** The room and layer of a layer's key (JSON of both, as each layer's turns are keyed). */
-const layerOf = (key: string) => JSON.parse(key) as [roomId: string, layerId: string];
-
 /** While edits stream in, how long the layer's result may wait to be named. */
 const NAME_AT_MOST_MS = 1000;
 
@@ -59,9 +56,9 @@ export class LabelsEditing {
   /** When each layer's current version was last named as its result. */
   #namedAtMs = new Map<string, number>();
   /** Edits applied ahead of their records, being kept in order. */
-  #ahead = new EditsAhead({
-    append: (key, expected, drafts) => this.#deps.store.append(...layerOf(key), expected, drafts),
-    kept: (key) => this.#changed(...layerOf(key)),
+  #ahead = new EditsAhead<readonly [roomId: string, layerId: string]>({
+    append: ([roomId, layerId], expected, drafts) => this.#deps.store.append(roomId, layerId, expected, drafts),
+    kept: ([roomId, layerId]) => this.#changed(roomId, layerId),
   });
   /** Layers whose carried edits are being made again: their versions are named once, at the end. */
   #replaying = new Set<string>();
@@ -149,7 +146,7 @@ export class LabelsEditing {
         if (ifMatch !== undefined && ifMatch !== edits.version) throw createHostError('SPC_ERR_EDIT_STALE', String(ifMatch), String(edits.version));
         const planned = edits.plan(edit);
         // Ahead: its record is kept after the turn ends (awaited below); else within the turn.
-        const kept = ahead ? this.#ahead.keep(key, edits, planned, draftOf(planned)) : await this.#keepNow(roomId, layerId, edits, planned);
+        const kept = ahead ? this.#ahead.keep(key, [roomId, layerId], edits, planned, draftOf(planned)) : await this.#keepNow(roomId, layerId, edits, planned);
         return { planned, kept };
       });
       const record = await step.kept;
