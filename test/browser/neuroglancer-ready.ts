@@ -70,7 +70,7 @@ async function stalledLayers(page: Page, stateUrl: string): Promise<string> {
 
 /**
  * The viewer's rendered panels, once Neuroglancer says every layer is loaded and drawn, the
- * page opened at `pageUrl` (the state's URL after `#!`, `stateUrl`).
+ * Neuroglancer page at `viewerUrl` opened on the state at `stateUrl` (`#!<stateUrl>`).
  * In about one clean-clone run of 25 a first load never got ready (alone, and beside busy
  * loops, it always does): that stall is told, with what the page still waited for and said,
  * the layers the viewer holds and those the host's state names, and the page is opened again
@@ -79,7 +79,8 @@ async function stalledLayers(page: Page, stateUrl: string): Promise<string> {
  * naming both. The page errors of an abandoned first load (`errors`, which the test holds to
  * be none) are told with it and count no more: only the page that is checked must have none.
  */
-export async function readyPanels(page: Page, pageUrl: string, stateUrl: string, layers: number, errors: string[]): Promise<PanelBox[]> {
+export async function readyPanels(page: Page, viewerUrl: string, stateUrl: string, layers: number, errors: string[]): Promise<PanelBox[]> {
+  const pageUrl = `${viewerUrl}#!${stateUrl}`;
   const first = new PageLoadWatch(page);
   await page.goto(pageUrl);
   const ready = await becameReady(page, layers, FIRST_LOAD_MS);

@@ -185,7 +185,7 @@ describe('a stock Neuroglancer', () => {
     });
     // The state by its URL alone: Neuroglancer fetches it, then the stores it names.
     const stateUrl = `${host.url}/api/rooms/${room}/neuroglancer`;
-    const panels = await readyPanels(page, `${neuroglancer.url}#!${stateUrl}`, stateUrl, 4, errors);
+    const panels = await readyPanels(page, neuroglancer.url, stateUrl, 4, errors);
     const state = await api<{ layers: { type: string; name: string }[] }>('GET', `/api/rooms/${room}/neuroglancer`);
     expect(state.layers.map((layer) => [layer.type, layer.name])).toEqual([
       ['image', 'scan'],
