@@ -21,7 +21,7 @@ import type { WriteBack } from './version-voxels.ts';
 const FORMAT = 'vitrine-labels-version/3';
 
 /** The SHA-256 (hex) of a chunk's bytes. */
-export function chunkDigest(chunk: LabelArray): string {
+function chunkDigest(chunk: LabelArray): string {
   return createHash('sha256').update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)).digest('hex');
 }
 
