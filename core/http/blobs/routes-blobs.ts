@@ -67,8 +67,7 @@ async function bytesOf(ctx: BlobDeps, d: BlobDescriptor, result: StoredResult, i
   return { shaped, bytes: variant.bytes };
 }
 
-export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function blobRoutes(app: FastifyInstance, { ctx }: { ctx: BlobDeps }): Promise<void> {
   const schema = {
     summary: 'The bytes an answer named in X-Blob-Id, the same forever',
     description:

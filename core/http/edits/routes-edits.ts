@@ -62,8 +62,7 @@ function sendAnswer(reply: FastifyReply, answer: EditAnswer): FastifyReply {
   return reply.code(201).header('etag', `"${answer.version}"`).header('cache-control', 'no-cache').send(answer);
 }
 
-export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDeps; editing: LabelsEditing }): Promise<void> {
-  const { ctx, editing } = opts;
+export async function editRoutes(app: FastifyInstance, { ctx, editing }: { ctx: EditRouteDeps; editing: LabelsEditing }): Promise<void> {
 
   app.post<LayerParams & { Body: unknown }>(
     '/api/rooms/:room_id/layers/:layer_id/edits',

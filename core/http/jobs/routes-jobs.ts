@@ -28,8 +28,7 @@ const params = idParams('id');
 /** What the job routes read from their host. */
 export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'> & { options: ClientProfileSettings };
 
-export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function jobRoutes(app: FastifyInstance, { ctx }: { ctx: JobDeps }): Promise<void> {
   const cancels = new WorkGate('job cancellations within a second', MAX_CANCELS);
 
   app.get<JobParams & { Querystring: { since?: string } }>(

@@ -40,8 +40,7 @@ export interface PeopleRouteOptions {
   announce(roomId: string, access: RoomAccess): Promise<void>;
 }
 
-export async function peopleRoutes(app: FastifyInstance, opts: PeopleRouteOptions): Promise<void> {
-  const { people, announce } = opts;
+export async function peopleRoutes(app: FastifyInstance, { people, announce }: PeopleRouteOptions): Promise<void> {
 
   app.post('/api/tickets', {
     schema: {

@@ -73,8 +73,7 @@ function replayRooms(request: FastifyRequest, defaultRoom: string): RoomUse[] {
   return typeof from === 'string' && from !== '' ? [into, { room: from, want: 'read' }] : [into];
 }
 
-export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function historyRoutes(app: FastifyInstance, { ctx }: { ctx: HistoryRouteDeps }): Promise<void> {
   const pages = new LogPages(ctx.history.store);
   app.get<{ Params: { room_id: string }; Querystring: { since?: string; limit?: string } }>(
     '/api/rooms/:room_id/log',

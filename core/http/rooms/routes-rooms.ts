@@ -59,8 +59,7 @@ function sendEntry(reply: FastifyReply, entry: unknown): FastifyReply {
 /** What the room routes read from their host. */
 export type RoomDeps = RoomRequestDeps & Pick<HostContext, 'rooms'>;
 
-export async function roomRoutes(app: FastifyInstance, opts: { ctx: RoomDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function roomRoutes(app: FastifyInstance, { ctx }: { ctx: RoomDeps }): Promise<void> {
   const rooms = ctx.rooms;
 
   app.get(

@@ -94,8 +94,7 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
 /** What the upload routes read from their host. */
 export type UploadDeps = Pick<HostContext, 'uploads' | 'files'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
 
-export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: UploadDeps }): Promise<void> {
   const maxBytes = ctx.options.maxUploadBytes;
 
   // This scope reads raw bodies; the rest of the host keeps its JSON-only parsers.
