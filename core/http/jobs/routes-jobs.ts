@@ -34,10 +34,7 @@ export async function jobRoutes(app: FastifyInstance, { ctx }: { ctx: JobDeps })
   app.get<JobParams & { Querystring: { since?: string } }>(
     '/api/jobs/:id/progress',
     { schema: { params, querystring: queryOf({ since: SINCE }) } },
-    async (request) => {
-      const since = parseSince(sinceQuery(request.query));
-      return ctx.jobs.progress(request.params.id, since);
-    },
+    async (request) => ctx.jobs.progress(request.params.id, parseSince(sinceQuery(request.query))),
   );
 
   app.get<JobParams>('/api/jobs/:id/result', { compress: false, schema: { params } }, async (request, reply) => {
