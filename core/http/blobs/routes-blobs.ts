@@ -76,10 +76,7 @@ export async function blobRoutes(app: FastifyInstance, { ctx }: { ctx: BlobDeps 
       '`Content-Encoding` the id fixes; 404 when nothing held is that blob.',
     params: idParams('blob_id'),
   };
-  const handler = async (
-    request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined>; ip: string },
-    reply: FastifyReply,
-  ): Promise<FastifyReply> => {
+  app.get<BlobParams>('/api/blobs/:blob_id', { compress: false, schema }, async (request, reply) => {
     const id = request.params.blob_id;
     const read = readBlobId(id);
     if (!read) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
@@ -95,6 +92,5 @@ export async function blobRoutes(app: FastifyInstance, { ctx }: { ctx: BlobDeps 
     const { shaped, bytes } = await bytesOf(ctx, d, result, id);
     const sending: BlobSending = { accelRedirect: null, extra: { 'cache-control': IMMUTABLE }, name: d.baseName || result.type };
     return sendBlob(ctx, reply, d, shaped, bytes, sending);
-  };
-  app.get<BlobParams>('/api/blobs/:blob_id', { compress: false, schema }, handler);
+  });
 }
