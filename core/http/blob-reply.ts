@@ -89,8 +89,8 @@ function headOf(ctx: Pick<BlobReplyDeps, 'options'>, d: BlobDescriptor, shaped: 
   return head;
 }
 
-/** Writes a head-only answer (304, or a redirect for the proxy). */
-function headOnly(reply: FastifyReply, status: number, head: OutgoingHttpHeaders): FastifyReply {
+/** Writes a head-only answer (304, a redirect for the proxy, or what a GET would send). */
+export function headOnly(reply: FastifyReply, status: number, head: OutgoingHttpHeaders): FastifyReply {
   reply.hijack();
   reply.raw.writeHead(status, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...head });
   reply.raw.end();

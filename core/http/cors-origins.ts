@@ -25,11 +25,8 @@ export function normalizeOrigin(value: string): string | null {
 
 export function parseCorsOrigins(value: string): CorsOrigins {
   const items = value.trim() === 'none' ? [] : value.split(',').map((o) => o.trim()).filter(Boolean);
-  const listed = new Set<string>();
-  for (const item of items) {
-    const origin = item === '*' ? null : normalizeOrigin(item);
-    if (origin) listed.add(origin);
-  }
+  // `*` is no origin (normalizeOrigin gives null for it, as for anything but an http(s) origin).
+  const listed = new Set(items.map(normalizeOrigin).filter((origin): origin is string => origin !== null));
   return { anyReader: items.includes('*'), listed };
 }
 

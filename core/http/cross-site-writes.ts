@@ -20,13 +20,6 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** `host:port` of a `Host` header, the port filled from the origin's scheme when absent. */
-function hostWithPort(host: string, scheme: string): string {
-  const lower = host.trim().toLowerCase();
-  if (/:\d+$/.test(lower)) return lower;
-  return `${lower}:${scheme === 'https:' ? 443 : 80}`;
-}
-
 /** Whether a browser marks the request as sent by a page of another origin. */
 export function isCrossOrigin(request: FastifyRequest): boolean {
   const site = header(request, 'sec-fetch-site');
@@ -37,9 +30,11 @@ export function isCrossOrigin(request: FastifyRequest): boolean {
   // `Origin: null` (sandboxed frames, some redirects) is a page whose origin is hidden.
   if (normalized === null) return true;
   const url = new URL(normalized);
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const host = header(request, 'host');
-  return host === undefined || hostWithPort(host, url.protocol) !== `${url.hostname}:${port}`;
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
+  // `Host` as `host:port`, its port (when absent) the one of the origin's scheme.
+  const host = header(request, 'host')?.trim().toLowerCase();
+  if (host === undefined) return true;
+  return (/:\d+$/.test(host) ? host : `${host}:${defaultPort}`) !== `${url.hostname}:${url.port || defaultPort}`;
 }
 
 /** The method a request asks to use: its own, or for a preflight the one it asks about. */

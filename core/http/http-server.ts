@@ -15,7 +15,7 @@ const KEEP_ALIVE_MS = 72_000;
 export function createServerFactory(requestTimeoutSeconds: number): FastifyServerFactory {
   const timeoutMs = Math.round(requestTimeoutSeconds * 1000);
   return (handler) => {
-    const server = http.createServer(
+    return http.createServer(
       {
         requestTimeout: timeoutMs,
         headersTimeout: timeoutMs,
@@ -25,7 +25,6 @@ export function createServerFactory(requestTimeoutSeconds: number): FastifyServe
       },
       handler,
     );
-    return server;
   };
 }
 

@@ -9,11 +9,9 @@
 import type { FastifyReply } from 'fastify';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { HostContext } from '../host-context.ts';
-import type { ArrivingResult } from '../results/payload-fill.ts';
 import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { hasSteps } from '../results/volume-axes.ts';
 import { PROVENANCE_HEADER, provenanceHeaderOf } from '../versions/provenance.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
@@ -61,13 +59,6 @@ function sayProvenance(reply: FastifyReply, request: ComputeRequest): void {
   if (value) reply.header(PROVENANCE_HEADER, value);
 }
 
-/** Resolves once every byte of an arriving result is in. */
-async function whole(arriving: ArrivingResult): Promise<StoredResult> {
-  const envelope = toEnvelope(arriving.result);
-  if (envelope) for (const part of envelope.parts) await arriving.arrived(part, part.byteLength);
-  return arriving.result;
-}
-
 /**
  * The result's id, set as X-Result-Id. A room hit knows it already: then it is answered in the
  * same turn, with no promise made for it.
@@ -106,7 +97,8 @@ export async function sendComputed(
     reply.header('vary', 'Accept-Encoding');
     return sendEnvelopeAsItArrives(reply, envelope, deps.options.envelopeMediaType, arriving);
   }
-  if (arriving) await whole(arriving);
+  // Anything else waits until every byte is in.
+  if (arriving && envelope) for (const part of envelope.parts) await arriving.arrived(part, part.byteLength);
   const named = nameResult(deps, reply, opened);
   const resultId = typeof named === 'string' ? named : await named;
   return sendDelivery(deps, reply, result, delivery, baseName, resultId);

@@ -68,30 +68,24 @@ export class DiskPublished implements PublishedShare {
       this.#db.put(DISK.published.version, Number(this.#db.get(DISK.published.version) ?? 0) + 1);
       return before;
     });
-    if (old && old.sha !== meta.sha) await this.#dropUnnamed([old.sha]);
+    if (old && old.sha !== meta.sha) await this.#dropUnnamed(old.sha);
     return old !== null && old.expires_at > Date.now();
   }
 
   async remove(id: string): Promise<boolean> {
-    const removed = await this.#forget([id]);
-    return removed.some((meta) => meta.expires_at > Date.now());
-  }
-
-  async #forget(ids: string[]): Promise<PublishedMeta[]> {
     const removed = await this.#store.write(() => {
-      const found = ids.map((id) => this.#get(id)).filter((meta): meta is PublishedMeta => meta !== null);
-      if (found.length === 0) return found;
-      for (const meta of found) this.#db.remove(DISK.published.specimen(meta.id));
+      const found = this.#get(id);
+      if (!found) return null;
+      this.#db.remove(DISK.published.specimen(id));
       this.#db.put(DISK.published.version, Number(this.#db.get(DISK.published.version) ?? 0) + 1);
       return found;
     });
-    await this.#dropUnnamed(removed.map((meta) => meta.sha));
-    return removed;
+    if (removed) await this.#dropUnnamed(removed.sha);
+    return removed !== null && removed.expires_at > Date.now();
   }
 
-  /** Removes the files of `shas` that no record names. */
-  async #dropUnnamed(shas: string[]): Promise<void> {
-    const named = new Set(this.#all().map((meta) => meta.sha));
-    for (const sha of shas) if (!named.has(sha)) await this.#store.blobs.remove(sha);
+  /** Removes the file of `sha` unless a record names it. */
+  async #dropUnnamed(sha: string): Promise<void> {
+    if (!this.#all().some((meta) => meta.sha === sha)) await this.#store.blobs.remove(sha);
   }
 }

@@ -259,11 +259,7 @@ export class PublishedSpecimens {
   }
 
   #list(changed: string): void {
-    this.#catalog.setSource(
-      SOURCE,
-      'published',
-      [...this.#held.values()].map((held) => held.record),
-    );
+    this.#catalog.setSource(SOURCE, 'published', [...this.#held.values()].map((held) => held.record));
     this.#onChange(changed);
   }
 

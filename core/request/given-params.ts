@@ -20,6 +20,5 @@ export function valuesOf(schema: Values, entry: FunctionEntry, given: GivenParam
     const named = () => valuesOf(schema, entry, { named: parseParamsQuery(given.query, maxQueryLength) }, maxQueryLength);
     return memoizedQueryValues(schema, given.query, named);
   }
-  const raw = given.positional ? { named: given.named, positional: given.positional } : { named: given.named };
-  return resolveParams(schema, valueParameterNames(entry), raw, entry.name);
+  return resolveParams(schema, valueParameterNames(entry), given, entry.name);
 }

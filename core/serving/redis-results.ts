@@ -26,14 +26,11 @@ import type { BlobRef } from '../blobs/blob-store.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
-import { laneOf, runsOnService, type ServiceComputations } from './service-computations.ts';
+import { laneOf, runsOnService, type ClaimRequest, type ServiceComputations } from './service-computations.ts';
 import { pinnedBundle } from '../registry/function-entry.ts';
 
 /** Computations run for one request whose bytes the blob store keeps evicting before giving up. */
 const COMPUTE_ATTEMPTS = 4;
-
-/** What storeInputs gives: the inputs as the compute node reads them, or none. */
-type StoredInputs = Awaited<ReturnType<typeof storeInputs>>;
 
 export class RedisResults implements ResultSource {
   #comps: ServiceComputations;
@@ -82,30 +79,7 @@ export class RedisResults implements ResultSource {
     const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
     // Inputs are loaded and stored once, by the host taking the request; a retry reuses them.
     const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, signal);
-    // A finished computation whose bytes this host cannot read (the blob store evicted them,
-    // or refused them and only the computing host holds them) is a miss: compute once more.
-    // An evicting blob store under pressure may drop a fresh result again before this host
-    // reads it, so a few attempts are made before saying the store did not keep it.
-    for (let attempt = 0; attempt < COMPUTE_ATTEMPTS; attempt++) {
-      const result = await this.#computeOnce(request, key, inputs, signal, read);
-      if (result !== null) return result;
-    }
-    return this.#unreadable();
-  }
-
-  #unreadable(): never {
-    throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', 'the blob store did not keep the result (it is full or evicting)');
-  }
-
-  /** Joins or starts the computation; its result, or null when its bytes cannot be read here. */
-  async #computeOnce<T>(
-    request: ComputeRequest,
-    key: string,
-    inputs: StoredInputs,
-    signal: AbortSignal,
-    read: (ref: BlobRef) => Promise<T | null>,
-  ): Promise<T | null> {
-    const { cid, created, holder } = await this.#comps.claim({
+    const claim: ClaimRequest = {
       fn: request.entry.name,
       ...pinnedBundle(request.entry),
       key,
@@ -116,10 +90,18 @@ export class RedisResults implements ResultSource {
       lane: laneOf(request.entry),
       ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
-    });
-    this.#count(created ? 'miss' : 'shared', request);
-    const ref = await this.#comps.wait(cid, holder, signal, request.onProgress);
-    return read(ref);
+    };
+    // A finished computation whose bytes this host cannot read (the blob store evicted them,
+    // or refused them and only the computing host holds them) is a miss: compute once more.
+    // An evicting blob store under pressure may drop a fresh result again before this host
+    // reads it, so a few attempts are made before saying the store did not keep it.
+    for (let attempt = 0; attempt < COMPUTE_ATTEMPTS; attempt++) {
+      const { cid, created, holder } = await this.#comps.claim(claim);
+      this.#count(created ? 'miss' : 'shared', request);
+      const result = await read(await this.#comps.wait(cid, holder, signal, request.onProgress));
+      if (result !== null) return result;
+    }
+    throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', 'the blob store did not keep the result (it is full or evicting)');
   }
 
   /** A reader that follows arriving bytes gets a large result read cold from the blob store as its chunks arrive. */

@@ -45,20 +45,14 @@ export interface ResultIdsDeps {
 }
 
 export class ResultIds {
-  #pool: Tinypool;
-  #budget: ResultBudget<StoredResult>;
+  readonly #deps: ResultIdsDeps;
   #pending = new WeakMap<StoredResult, Promise<string>>();
   /** Newest first. */
   #index = new Map<string, WeakRef<StoredResult>[]>();
   #forget = new FinalizationRegistry<string>((id) => this.#prune(id));
-  #named: ResultFinder | null;
-  #stored: ResultFinder | null;
 
   constructor(deps: ResultIdsDeps) {
-    this.#pool = deps.pool;
-    this.#budget = deps.budget;
-    this.#named = deps.named ?? null;
-    this.#stored = deps.stored ?? null;
+    this.#deps = deps;
   }
 
   /**
@@ -69,7 +63,7 @@ export class ResultIds {
   async frameHash(result: StoredResult): Promise<string> {
     const known = knownFrameHash(result);
     if (known) return known;
-    const hash = resultByteLength(result) <= INLINE_BYTES ? computeResultId(result) : await runTask(this.#pool, { op: 'hash', result } satisfies HashTask);
+    const hash = resultByteLength(result) <= INLINE_BYTES ? computeResultId(result) : await runTask(this.#deps.pool, { op: 'hash', result } satisfies HashTask);
     rememberResultId(result, hash);
     return this.#remember(result, hash);
   }
@@ -86,7 +80,7 @@ export class ResultIds {
     // Past the bound an object nothing holds goes first, so a pinned one is never pushed out by copies.
     while (kept.length > MAX_OBJECTS_PER_ID) {
       let drop = kept.length - 1;
-      while (drop > 0 && this.#budget.holds(kept[drop]!.deref()!)) drop--;
+      while (drop > 0 && this.#deps.budget.holds(kept[drop]!.deref()!)) drop--;
       kept.splice(drop > 0 ? drop : kept.length - 1, 1);
     }
     this.#index.set(id, kept);
@@ -120,7 +114,7 @@ export class ResultIds {
       pending = (
         resultByteLength(result) <= INLINE_BYTES
           ? Promise.resolve(computeResultId(result))
-          : runTask(this.#pool, { op: 'hash', result } satisfies HashTask)
+          : runTask(this.#deps.pool, { op: 'hash', result } satisfies HashTask)
       ).then((id) => {
         rememberResultId(result, id);
         this.#pending.delete(result);
@@ -139,11 +133,9 @@ export class ResultIds {
   async find(id: string, client = ''): Promise<StoredResult | null> {
     for (const ref of this.#index.get(id) ?? []) {
       const local = ref.deref();
-      if (local && this.#budget.holds(local)) return local;
+      if (local && this.#deps.budget.holds(local)) return local;
     }
-    const made = this.#named ? await this.#named(id, client) : null;
-    if (made) return made;
-    return this.#stored ? this.#stored(id, client) : null;
+    return (await this.#deps.named?.(id, client)) ?? (await this.#deps.stored?.(id, client)) ?? null;
   }
 
   /**
@@ -153,7 +145,7 @@ export class ResultIds {
   roomsOf(result: StoredResult): string[] | null {
     const marked = markedRoomOf(result);
     if (marked !== undefined) return [marked];
-    const holders = this.#budget.holdersOf(result);
+    const holders = this.#deps.budget.holdersOf(result);
     if (holders.length === 0 || !holders.every((holder) => holder.startsWith('room:'))) return null;
     return holders.map((holder) => {
       const roomId = holder.slice('room:'.length);

@@ -14,7 +14,6 @@ import type { CacheAccess, ComputeRequest, OpenedResult, ResultFigures, ResultSo
 import { RoomAsks } from './room-asks.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import { createHostError } from '../errors.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
@@ -61,15 +60,14 @@ export class ResultService implements ResultSource {
   /** Room-cache lookups since start: hits, misses, and misses that joined a running computation. */
   readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
 
-  #logAccess(kind: CacheAccess, roomId: string, entry: FunctionEntry, values: Record<string, unknown>): void {
+  #logAccess(kind: CacheAccess, request: ComputeRequest): void {
     this.accessCounts[kind]++;
-    logCacheAccess(this.#log, kind, roomId, entry.name, values);
+    logCacheAccess(this.#log, kind, request.roomId, request.entry.name, request.values);
   }
 
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */
   lookupSync(request: ComputeRequest): StoredResult | undefined {
-    const { roomId, entry, values } = request;
-    return this.#hit(roomId, entry, values, keyOf(entry, values))?.result;
+    return this.#hit(request, keyOf(request.entry, request.values))?.result;
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
@@ -105,10 +103,10 @@ export class ResultService implements ResultSource {
     return { entries: this.#cache.size, bytes: this.#cache.totalBytes, maxBytes: this.#cache.maxBytes };
   }
 
-  #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): OpenedResult | undefined {
-    const hit = this.#cache.get(roomId, key);
+  #hit(request: ComputeRequest, key: string): OpenedResult | undefined {
+    const hit = this.#cache.get(request.roomId, key);
     if (!hit) return undefined;
-    this.#logAccess('hit', roomId, entry, values);
+    this.#logAccess('hit', request);
     const resultId = hit.state?.result_id;
     return resultId ? { result: hit.value, arriving: null, resultId } : { result: hit.value, arriving: null };
   }
@@ -135,27 +133,26 @@ export class ResultService implements ResultSource {
 
   /** The room's entry under `key` as this request's answer: a hit, and (but for an input or a follower's echo) the room's latest ask. */
   #answer(request: ComputeRequest, key: string): OpenedResult | undefined {
-    const cached = this.#hit(request.roomId, request.entry, request.values, key);
+    const cached = this.#hit(request, key);
     if (cached && !request.asInput && !request.echo) this.#asks.hit(request.roomId);
     return cached;
   }
 
   /** A hit, or joins the flight computing these values in this room (starting one if none). */
   async #obtain(request: ComputeRequest, early: boolean): Promise<OpenedResult> {
-    const { entry, values, roomId } = request;
-    const key = keyOf(entry, values);
+    const key = keyOf(request.entry, request.values);
     // Without a recall nothing is awaited before the flight starts: a request cancelled at once finds it.
     const cached = this.#answer(request, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
     if (cached) return cached;
-    const flightKey = `${roomId}\u0000${key}`;
+    const flightKey = `${request.roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     // A flight every waiter left is cancelled, though it may not have ended yet: its result will
     // not be the room's, so a new request (a slider set back, a layer computed again) starts anew.
     if (flight?.controller.signal.aborted) flight = undefined;
     if (flight) {
-      this.#logAccess('shared', roomId, entry, values);
+      this.#logAccess('shared', request);
     } else {
-      this.#logAccess('miss', roomId, entry, values);
+      this.#logAccess('miss', request);
       flight = this.#start(request, key, flightKey);
     }
     return joinFlight(flight, request, early);

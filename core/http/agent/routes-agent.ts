@@ -56,9 +56,8 @@ function whoOf(request: AgentRequest, cors: CorsOrigins): SocketWho {
 /** `readers`: where each socket registers, to be closed once its client may no longer read the room. */
 export async function agentRoutes(
   app: FastifyInstance,
-  opts: { agent: AgentService; options: ResolvedHostOptions; readers: Pick<RoomReaders, 'register'> },
+  { agent, options, readers }: { agent: AgentService; options: ResolvedHostOptions; readers: Pick<RoomReaders, 'register'> },
 ): Promise<void> {
-  const { agent, options, readers } = opts;
   const cors = parseCorsOrigins(options.corsOrigin);
   // Screenshots and audio come as binary frames of up to 4 MiB: more than the host's other sockets take.
   const sockets = sizedUpgrades(app, MAX_BINARY_FRAME);

@@ -42,8 +42,7 @@ function binary(reply: FastifyReply, bytes: Buffer): FastifyReply {
   return reply.header('cache-control', 'no-cache').type('application/octet-stream').send(bytes);
 }
 
-export async function precomputedAnnotationRoutes(app: FastifyInstance, opts: { ctx: PrecomputedRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function precomputedAnnotationRoutes(app: FastifyInstance, { ctx }: { ctx: PrecomputedRouteDeps }): Promise<void> {
   const base = '/api/rooms/:room_id/annotations/precomputed/:type';
   const described = (summary: string) => ({ schema: { summary, params: PARAMS } });
 

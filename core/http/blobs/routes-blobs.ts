@@ -67,8 +67,7 @@ async function bytesOf(ctx: BlobDeps, d: BlobDescriptor, result: StoredResult, i
   return { shaped, bytes: variant.bytes };
 }
 
-export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function blobRoutes(app: FastifyInstance, { ctx }: { ctx: BlobDeps }): Promise<void> {
   const schema = {
     summary: 'The bytes an answer named in X-Blob-Id, the same forever',
     description:
@@ -77,10 +76,7 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       '`Content-Encoding` the id fixes; 404 when nothing held is that blob.',
     params: idParams('blob_id'),
   };
-  const handler = async (
-    request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined>; ip: string },
-    reply: FastifyReply,
-  ): Promise<FastifyReply> => {
+  app.get<BlobParams>('/api/blobs/:blob_id', { compress: false, schema }, async (request, reply) => {
     const id = request.params.blob_id;
     const read = readBlobId(id);
     if (!read) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
@@ -96,6 +92,5 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
     const { shaped, bytes } = await bytesOf(ctx, d, result, id);
     const sending: BlobSending = { accelRedirect: null, extra: { 'cache-control': IMMUTABLE }, name: d.baseName || result.type };
     return sendBlob(ctx, reply, d, shaped, bytes, sending);
-  };
-  app.get<BlobParams>('/api/blobs/:blob_id', { compress: false, schema }, handler);
+  });
 }

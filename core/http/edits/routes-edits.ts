@@ -21,7 +21,7 @@ import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
 import { PROVENANCE_HEADER } from '../../versions/provenance.ts';
 import { versionHeader } from '../../edits/service/shown-versions.ts';
 import { sendDelivery, type DeliveryReplyDeps } from '../reply-delivery.ts';
-import { roomOf, sinceQuery } from '../request-input.ts';
+import { pageQuery, roomOf } from '../request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_ID_PATH } from '../route-inputs.ts';
 
 export type EditRouteDeps = DeliveryReplyDeps &
@@ -46,8 +46,6 @@ const EDIT_BODY = {
     '{"op": "names", "label_names"?: {...}, "label_colors"?: {...}}',
 };
 
-/** Edits a page holds when `limit` is not given. */
-const DEFAULT_LIMIT = 1000;
 const WHOLE = /^\d{1,15}$/;
 
 /** `If-Match: "<version>"` as a version; absent: none. */
@@ -62,8 +60,7 @@ function sendAnswer(reply: FastifyReply, answer: EditAnswer): FastifyReply {
   return reply.code(201).header('etag', `"${answer.version}"`).header('cache-control', 'no-cache').send(answer);
 }
 
-export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDeps; editing: LabelsEditing }): Promise<void> {
-  const { ctx, editing } = opts;
+export async function editRoutes(app: FastifyInstance, { ctx, editing }: { ctx: EditRouteDeps; editing: LabelsEditing }): Promise<void> {
 
   app.post<LayerParams & { Body: unknown }>(
     '/api/rooms/:room_id/layers/:layer_id/edits',
@@ -121,15 +118,8 @@ export async function editRoutes(app: FastifyInstance, opts: { ctx: EditRouteDep
       },
     },
     async (request) => {
-      const roomId = roomOf(ctx, request.params.room_id);
-      const rawSince = sinceQuery(request.query);
-      if (rawSince !== undefined && !WHOLE.test(rawSince.trim()))
-        throw createHostError('SPC_ERR_SINCE_INVALID', rawSince, 'a whole number from 0 (the seq of the last edit read)');
-      const rawLimit = request.query.limit;
-      if (rawLimit !== undefined && (!WHOLE.test(rawLimit.trim()) || Number(rawLimit) < 1))
-        throw createHostError('SPC_ERR_LOG_QUERY_INVALID', 'a whole number from 1', rawLimit);
-      const since = rawSince === undefined ? 0 : Number(rawSince.trim());
-      return editing.list(roomId, request.params.layer_id, since, rawLimit === undefined ? DEFAULT_LIMIT : Number(rawLimit));
+      const { since, limit } = pageQuery(request.query, 'edit');
+      return editing.list(roomOf(ctx, request.params.room_id), request.params.layer_id, since, limit);
     },
   );
 

@@ -192,8 +192,7 @@ export function resumeSeq(request: JobRequest): number {
   return parseSince(sinceQuery(request.query));
 }
 
-export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
-  const { context, limit } = opts;
+export async function eventRoutes(app: FastifyInstance, { context, limit, jobRereadMs, readers }: EventRoutesOptions): Promise<void> {
 
   // The host-wide stream opens with `hello`, then carries `reload` (a plugin was swapped in:
   // its name, functions and specimen ids), `build-error` (under `vitrine dev`: the plugin
@@ -215,7 +214,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     await streamJob(reply, scope, context.jobs, request.params.id, {
       since,
       log: request.log,
-      ...(opts.jobRereadMs ? { rereadMs: opts.jobRereadMs } : {}),
+      ...(jobRereadMs ? { rereadMs: jobRereadMs } : {}),
     });
   });
 
@@ -229,8 +228,8 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
     // Ended as soon as its client may no longer read the room (the room closed to them, their user removed).
-    if (opts.readers) {
-      scope.add(opts.readers.register(roomId, requestIdentity(request), () => {
+    if (readers) {
+      scope.add(readers.register(roomId, requestIdentity(request), () => {
         reply.sse.close();
         scope.close();
       }));

@@ -37,8 +37,7 @@ export type ProcessingDeps = StartDeps & ComputedReplyDeps & Pick<HostContext, '
 type NameParams = { Params: { name: string } };
 const nameParams = idParams('name');
 
-export async function processingRoutes(app: FastifyInstance, opts: { ctx: ProcessingDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function processingRoutes(app: FastifyInstance, { ctx }: { ctx: ProcessingDeps }): Promise<void> {
   const functionOr404 = (name: string): FunctionEntry => {
     const entry = ctx.functions.get(name);
     if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);

@@ -28,17 +28,13 @@ const params = idParams('id');
 /** What the job routes read from their host. */
 export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'> & { options: ClientProfileSettings };
 
-export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function jobRoutes(app: FastifyInstance, { ctx }: { ctx: JobDeps }): Promise<void> {
   const cancels = new WorkGate('job cancellations within a second', MAX_CANCELS);
 
   app.get<JobParams & { Querystring: { since?: string } }>(
     '/api/jobs/:id/progress',
     { schema: { params, querystring: queryOf({ since: SINCE }) } },
-    async (request) => {
-      const since = parseSince(sinceQuery(request.query));
-      return ctx.jobs.progress(request.params.id, since);
-    },
+    async (request) => ctx.jobs.progress(request.params.id, parseSince(sinceQuery(request.query))),
   );
 
   app.get<JobParams>('/api/jobs/:id/result', { compress: false, schema: { params } }, async (request, reply) => {

@@ -71,8 +71,7 @@ async function createServer(call: ToolCallContext, log: FastifyRequest['log']): 
   return server;
 }
 
-export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps; headsets?: HeadsetCalls }): Promise<void> {
-  const { ctx, headsets } = opts;
+export async function mcpRoutes(app: FastifyInstance, { ctx, headsets }: { ctx: ToolDeps; headsets?: HeadsetCalls }): Promise<void> {
 
   app.post('/mcp', {
     schema: {

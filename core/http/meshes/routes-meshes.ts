@@ -240,8 +240,7 @@ function paramsSchema(path: string): object {
   return { type: 'object', required: Object.keys(properties), properties };
 }
 
-export async function meshRoutes(app: FastifyInstance, opts: { ctx: MeshesContext }): Promise<void> {
-  const { ctx } = opts;
+export async function meshRoutes(app: FastifyInstance, { ctx }: { ctx: MeshesContext }): Promise<void> {
   const built =
     'Every labels result (each segment) and every mesh result over `--mesh-lod-triangles` (segment 1); built on first ask, then kept; immutable. ';
   for (const kind of KEYS) {

@@ -70,7 +70,6 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, figures: 
     // One registry however many scrapes arrive while it is being built.
     registry ??= import('./metrics-registry.ts').then(({ buildMetricsRegistry }) => buildMetricsRegistry(ctx, figures, { durations, sent, gc }));
     const built = await registry;
-    reply.type(built.contentType);
-    return built.metrics();
+    return reply.type(built.contentType).send(await built.metrics());
   });
 }

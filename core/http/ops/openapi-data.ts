@@ -10,6 +10,7 @@
 import type { HostContext } from '../../host-context.ts';
 import { anyTypeDeliveryBody, anyTypeDeliveryParameters } from '../../delivery/delivery-openapi.ts';
 import { specimenSchema, specimenType } from '../../registry/specimen-functions.ts';
+import { listedPathParameter, paramsComponent } from './openapi-function-start.ts';
 
 type Operation = Record<string, unknown> & { parameters?: Record<string, unknown>[] };
 
@@ -28,10 +29,8 @@ export function describeData(paths: Record<string, Record<string, Operation>>, s
       rows.push(`| \`${record.id}\` | ${type} | static: no parameters |`);
       continue;
     }
-    const { $schema: _ignored, ...schema } = specimenSchema(ctx.functions, record);
     const name = `Params.${record.id}`;
-    schemas[name] = { ...schema, title: record.id };
-    refs.push({ $ref: `#/components/schemas/${name}` });
+    refs.push(paramsComponent(schemas, name, record.id, specimenSchema(ctx.functions, record)));
     rows.push(`| \`${record.id}\` | ${type} | [${name}](#/components/schemas/${name}) |`);
   }
   const description = [
@@ -43,13 +42,7 @@ export function describeData(paths: Record<string, Record<string, Operation>>, s
     ...rows,
   ].join('\n');
   const paramsSchema = refs.length > 0 ? { anyOf: refs } : { type: 'object' };
-  const idParameter = {
-    name: 'id',
-    in: 'path',
-    required: true,
-    schema: { type: 'string', ...(records.length > 0 ? { enum: records.map((r) => r.id) } : {}) },
-    description: 'A specimen id (GET /api/specimens/ lists them)',
-  };
+  const idParameter = listedPathParameter('id', records.map((r) => r.id), 'A specimen id (GET /api/specimens/ lists them)');
   const get = data.get;
   if (get) {
     get.description = description;

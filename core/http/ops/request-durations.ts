@@ -15,17 +15,12 @@ interface ExportedValue {
 }
 
 /** The counts of one (method, route, status) series. */
-class Series {
+interface Series {
   readonly labels: { method: string; route: string; status: string };
   /** Observations per bucket (not cumulative); the last slot is past every bound. */
   readonly counts: Float64Array;
-  sum = 0;
-  count = 0;
-
-  constructor(method: string, route: string, status: number, buckets: number) {
-    this.labels = { method, route, status: String(status) };
-    this.counts = new Float64Array(buckets + 1);
-  }
+  sum: number;
+  count: number;
 }
 
 /** The series of one route, by method and status. */
@@ -78,7 +73,7 @@ export class RequestDurations {
 
   /** @internal A new series, kept for export. */
   newSeries(method: string, route: string, status: number): Series {
-    const series = new Series(method, route, status, this.bounds.length);
+    const series: Series = { labels: { method, route, status: String(status) }, counts: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
     this.#series.push(series);
     return series;
   }

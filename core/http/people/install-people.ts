@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError, isHostError } from '../../errors.ts';
 import type { People, Presented } from '../../people/people.ts';
 import type { RoomUse, Want } from '../../people/room-access.ts';
-import { runAs, type Acting } from '../../events/acting-user.ts';
+import { runAs } from '../../events/acting-user.ts';
 import { actingFor } from '../../people/acting-person.ts';
 import { routeOf } from '../route-of.ts';
 import { declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
@@ -79,12 +79,6 @@ export function roomsReader(people: People): RoomsReader {
   return (request, rooms) => people.mayAny(rooms, requestIdentity(request), 'read');
 }
 
-/** The rest of `request` (and all it starts) run as `identity`, or as nobody (`nobody`, made once). */
-function actAs(request: FastifyRequest, acting: Acting, identity: Identity | null, done: () => void): void {
-  if (identity) setRequestIdentity(request, identity);
-  runAs(acting, () => done());
-}
-
 /** Checks `uses` one after another, asking the store of each (the first refusal throws). */
 async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[]): Promise<void> {
   for (const use of uses) {
@@ -105,11 +99,6 @@ export interface PeopleHookOptions {
   specimen(id: string): RoomSpecimen | undefined;
 }
 
-/** Whether the host has any user (a token it is sent may then be one of theirs). */
-async function hasUsers(people: People): Promise<boolean> {
-  return (await people.stores.users.list()).length > 0;
-}
-
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
   const header = options.userHeader.toLowerCase();
   const nobody = actingFor(people, null);
@@ -123,7 +112,7 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
       // admin token (403). Where users exist it may be anyone's (mistyped, or a removed user's),
       // and so it is a 401 there, whatever its form.
       const unknown = isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && !bearsUserToken(shown.authorization);
-      if (unknown && options.adminGuarded(request) && !(await hasUsers(people))) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+      if (unknown && options.adminGuarded(request) && (await people.stores.users.list()).length === 0) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
       throw error;
     }
   };
@@ -143,7 +132,10 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     } catch (error) {
       return done(error as Error);
     }
-    const act = (identity: Identity | null) => actAs(request, identity ? actingFor(people, identity) : nobody, identity, done);
+    const act = (identity: Identity | null) => {
+      if (identity) setRequestIdentity(request, identity);
+      runAs(identity ? actingFor(people, identity) : nobody, () => done());
+    };
     if (known !== undefined) return act(known);
     identify(request, shown).then(act, done);
   });
@@ -166,5 +158,4 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     if (at === uses.length) return done();
     checkEach(people, request, uses.slice(at)).then(() => done(), done);
   });
-
 }

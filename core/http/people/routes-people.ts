@@ -14,6 +14,7 @@ import type { People } from '../../people/people.ts';
 import { ANONYMOUS, requestIdentity } from '../../people/request-user.ts';
 import { OPEN_ROOM, type RoomAccess } from '../../people/room-access.ts';
 import { TICKET_TTL_SECONDS } from '../../people/ticket-store.ts';
+import type { RoomParams } from '../route-inputs.ts';
 
 export const ACCESS_PATH = '/api/rooms/:room_id/access';
 
@@ -32,16 +33,13 @@ const ACCESS_BODY = {
   },
 };
 
-type AccessRequest = { Params: { room_id: string } };
-
 export interface PeopleRouteOptions {
   people: People;
   /** Tells every host's streams of the room its new access (they close for whoever may no longer read). */
   announce(roomId: string, access: RoomAccess): Promise<void>;
 }
 
-export async function peopleRoutes(app: FastifyInstance, opts: PeopleRouteOptions): Promise<void> {
-  const { people, announce } = opts;
+export async function peopleRoutes(app: FastifyInstance, { people, announce }: PeopleRouteOptions): Promise<void> {
 
   app.post('/api/tickets', {
     schema: {
@@ -61,12 +59,11 @@ export async function peopleRoutes(app: FastifyInstance, opts: PeopleRouteOption
     return { name: who?.name ?? ANONYMOUS, admin: who?.admin ?? false };
   });
 
-  app.get<AccessRequest>(ACCESS_PATH, { schema: { summary: "Who may read and write a room", params: PARAMS } }, async (request) => {
-    const room = request.params.room_id;
-    return (await people.check(room, requestIdentity(request), 'read')) ?? OPEN_ROOM;
-  });
+  app.get<RoomParams>(ACCESS_PATH, { schema: { summary: "Who may read and write a room", params: PARAMS } }, async (request) =>
+    (await people.check(request.params.room_id, requestIdentity(request), 'read')) ?? OPEN_ROOM,
+  );
 
-  app.put<AccessRequest>(ACCESS_PATH, {
+  app.put<RoomParams>(ACCESS_PATH, {
     schema: {
       summary: "Close a room, or change who may read and write it",
       description:

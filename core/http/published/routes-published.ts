@@ -103,8 +103,7 @@ function publishedFor(request: FastifyRequest): RoomUse[] {
   return typeof room === 'string' && room !== '' ? [{ room, want: 'write' }] : [];
 }
 
-export async function publishedRoutes(app: FastifyInstance, opts: { ctx: PublishedRouteDeps; published: PublishedSpecimens }): Promise<void> {
-  const { ctx, published } = opts;
+export async function publishedRoutes(app: FastifyInstance, { ctx, published }: { ctx: PublishedRouteDeps; published: PublishedSpecimens }): Promise<void> {
   const maxBytes = ctx.options.maxUploadBytes;
   // This scope also reads raw file bodies; JSON bodies are parsed as everywhere else.
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));

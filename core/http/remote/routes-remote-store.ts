@@ -68,8 +68,7 @@ async function serveKey(ctx: Pick<HostContext, 'remotes'>, request: StoreRequest
   return sendBytes(reply, [whole.bytes], headers, null);
 }
 
-export async function remoteStoreRoutes(app: FastifyInstance, opts: { ctx: Pick<HostContext, 'remotes'> }): Promise<void> {
-  const { ctx } = opts;
+export async function remoteStoreRoutes(app: FastifyInstance, { ctx }: { ctx: Pick<HostContext, 'remotes'> }): Promise<void> {
   app.get(
     '/api/specimens/:id/zarr/*',
     {

@@ -17,9 +17,6 @@ export async function remoteRoutes(app: FastifyInstance, opts: { ctx: Pick<HostC
         description: 'Publish an image of one with PUT /api/specimens/{id} and {"remote": "NAME/path/to/image.ome.zarr"}. Names only, never URLs.',
       },
     },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-cache');
-      return { remotes: remotes.names().map((name) => ({ name })) };
-    },
+    async (_request, reply) => reply.header('cache-control', 'no-cache').send({ remotes: remotes.names().map((name) => ({ name })) }),
   );
 }

@@ -11,33 +11,12 @@ import type { Replays } from '../../history/replays.ts';
 import { MAX_LOG_PAGE } from '../../history/room-log-store.ts';
 import { LogPages } from '../../history/log-pages.ts';
 import { sendShared } from '../send-shared.ts';
-import { roomOf, sinceQuery } from '../request-input.ts';
+import { pageQuery, roomOf } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 import { checkReplayAsk } from '../../history/replay-request.ts';
 import type { RoomUse } from '../../people/room-access.ts';
 
 export type HistoryRouteDeps = Pick<HostContext, 'history' | 'options'> & { replays: Replays };
-
-/** Entries a page holds when `limit` is not given. */
-const DEFAULT_LIMIT = 1000;
-
-/** Digits only: a whole number from 0. */
-const WHOLE = /^\d{1,15}$/;
-
-/** The seq a page of the log reads after: absent, from the start; anything but a whole number from 0 is the one 400. */
-function logSince(query: Record<string, unknown>): number {
-  const raw = sinceQuery(query);
-  if (raw === undefined) return 0;
-  if (!WHOLE.test(raw.trim())) throw createHostError('SPC_ERR_SINCE_INVALID', raw, 'a whole number from 0 (the seq of the last entry read)');
-  return Number(raw.trim());
-}
-
-/** How many entries a page holds: absent, the default; else a whole number from 1. */
-function pageLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  if (!WHOLE.test(raw.trim()) || Number(raw.trim()) < 1) throw createHostError('SPC_ERR_LOG_QUERY_INVALID', 'a whole number from 1', raw);
-  return Math.min(MAX_LOG_PAGE, Number(raw.trim()));
-}
 
 const LOG_SCHEMA = {
   summary: 'A room’s log: every change, in one order',
@@ -73,17 +52,15 @@ function replayRooms(request: FastifyRequest, defaultRoom: string): RoomUse[] {
   return typeof from === 'string' && from !== '' ? [into, { room: from, want: 'read' }] : [into];
 }
 
-export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function historyRoutes(app: FastifyInstance, { ctx }: { ctx: HistoryRouteDeps }): Promise<void> {
   const pages = new LogPages(ctx.history.store);
   app.get<{ Params: { room_id: string }; Querystring: { since?: string; limit?: string } }>(
     '/api/rooms/:room_id/log',
     { schema: LOG_SCHEMA },
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      const since = logSince(request.query);
-      const limit = pageLimit(request.query.limit);
-      return sendShared(reply.type('application/json; charset=utf-8'), await pages.page(roomId, since, limit));
+      const { since, limit } = pageQuery(request.query, 'entry');
+      return sendShared(reply.type('application/json; charset=utf-8'), await pages.page(roomId, since, Math.min(MAX_LOG_PAGE, limit)));
     },
   );
 

@@ -20,8 +20,7 @@ import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 /** What the Neuroglancer route reads from its host. */
 export type NeuroglancerRouteDeps = Pick<HostContext, 'scenes' | 'annotations' | 'options' | 'resultIds' | 'remotes'> & { meshes: MeshLods };
 
-export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: NeuroglancerRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function neuroglancerRoutes(app: FastifyInstance, { ctx }: { ctx: NeuroglancerRouteDeps }): Promise<void> {
   app.get<RoomParams>(
     '/api/rooms/:room_id/neuroglancer',
     {

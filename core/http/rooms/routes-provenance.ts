@@ -12,8 +12,7 @@ import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 
 export type ProvenanceRouteDeps = Pick<HostContext, 'options' | 'scenes' | 'rooms' | 'functions'>;
 
-export async function provenanceRoutes(app: FastifyInstance, opts: { ctx: ProvenanceRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function provenanceRoutes(app: FastifyInstance, { ctx }: { ctx: ProvenanceRouteDeps }): Promise<void> {
   app.get<RoomParams>(
     '/api/rooms/:room_id/provenance',
     {

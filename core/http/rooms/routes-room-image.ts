@@ -23,8 +23,7 @@ const PNG_REPLY = { 200: { description: 'The picture', content: { 'image/png': {
 /** Pictures drawn or waiting for the encode threads at once. */
 export const MAX_PICTURES = 16;
 
-export async function roomImageRoutes(app: FastifyInstance, opts: { ctx: RoomImageDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function roomImageRoutes(app: FastifyInstance, { ctx }: { ctx: RoomImageDeps }): Promise<void> {
   const gate = new WorkGate('room pictures', MAX_PICTURES);
   app.get<ImageRequest>(
     '/api/rooms/:room_id/image',

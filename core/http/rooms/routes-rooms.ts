@@ -48,8 +48,6 @@ const COLORMAPS_REPLY = {
   },
 };
 
-const badEntry = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
-
 /** JSON `null` as the whole answer (fastify would send an empty body). */
 function sendEntry(reply: FastifyReply, entry: unknown): FastifyReply {
   if (entry !== null) return reply.send(entry);
@@ -59,8 +57,7 @@ function sendEntry(reply: FastifyReply, entry: unknown): FastifyReply {
 /** What the room routes read from their host. */
 export type RoomDeps = RoomRequestDeps & Pick<HostContext, 'rooms'>;
 
-export async function roomRoutes(app: FastifyInstance, opts: { ctx: RoomDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function roomRoutes(app: FastifyInstance, { ctx }: { ctx: RoomDeps }): Promise<void> {
   const rooms = ctx.rooms;
 
   app.get(
@@ -95,7 +92,7 @@ export async function roomRoutes(app: FastifyInstance, opts: { ctx: RoomDeps }):
       const roomId = roomOf(ctx, request.params.room_id);
       const body = request.body;
       const extra = Object.keys(body).find((key) => key !== 'specimen' && key !== 'function' && key !== 'params');
-      if (extra !== undefined) throw badEntry(`unknown field '${extra}' (fields: specimen or function, params)`);
+      if (extra !== undefined) throw createHostError('SPC_ERR_ROOM_ENTRY_INVALID', `unknown field '${extra}' (fields: specimen or function, params)`);
       const target = await computeForRoom(ctx, roomId, body);
       if (target.kind === 'static') return sendEntry(reply, await rooms.showStatic(roomId, target.record.id, specimenType(ctx.functions, target.record)));
       return sendEntry(reply, await rooms.computed(roomId));

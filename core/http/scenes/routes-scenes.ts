@@ -35,12 +35,10 @@ const LAYER_PARAMS = roomItemParams('layer_id', { type: 'string' });
 const IF_MATCH = ifMatchHeader('The scene version the change is made against, "<version>": 412 when the scene has moved on');
 
 const LAYER_FIELDS =
-  '`source` ({"specimen": id} or {"function": name}, with `params`, and optionally `bind` {param: {label}}), `id` ([A-Za-z0-9_.-]{1,64}; made by the host ' +
-  'when absent), ' +
-  '`kind` (image, labels, mesh, points; from the result when absent), `name`, `visible`, `opacity` (0..1), `blending` (translucent, additive, opaque, ' +
-  'maximum, minimum), ' +
-  '`colormap`, `window` [lo, hi], `gamma` (> 0), `mode` (slices, volume, surface, points), ' +
-  '`affine` (4×4 row-major: 16 numbers or 4 rows of 4), `clip_planes` (up to 4 [a, b, c, d]), ' +
+  '`source` ({"specimen": id} or {"function": name}, with `params`, and optionally `bind` {param: {label}}), ' +
+  '`id` ([A-Za-z0-9_.-]{1,64}; made by the host when absent), `kind` (image, labels, mesh, points; from the result when absent), `name`, `visible`, ' +
+  '`opacity` (0..1), `blending` (translucent, additive, opaque, maximum, minimum), `colormap`, `window` [lo, hi], `gamma` (> 0), ' +
+  '`mode` (slices, volume, surface, points), `affine` (4×4 row-major: 16 numbers or 4 rows of 4), `clip_planes` (up to 4 [a, b, c, d]), ' +
   '`labels` {colors, selected, show}, `t`, `playing`, `channels` [{visible, color, window}]';
 /** Only the shape is declared: the scene's checks name each bad field by its path. */
 const LAYER_BODY = { type: 'object', description: `A layer: ${LAYER_FIELDS}` };
@@ -103,9 +101,8 @@ function wholeSceneRoutes(app: FastifyInstance, ctx: SceneRouteDeps, readable: R
       schema: {
         summary: "Replace a room's scene, or restore a snapshot into it",
         description:
-          'Body `{"layers": [...], "active": id}` (each layer: ' +
-          LAYER_FIELDS +
-          ') or `{"snapshot": id}`. With `If-Match: "<version>"`, a scene that moved on answers 412 and nothing changes. ' +
+          `Body \`{"layers": [...], "active": id}\` (each layer: ${LAYER_FIELDS}) or \`{"snapshot": id}\`. ` +
+          'With `If-Match: "<version>"`, a scene that moved on answers 412 and nothing changes. ' +
           'A layer that keeps its id and source keeps its result; the others are computed through the room’s cache. Answers the scene; followers get the ' +
           '`scene` event.',
         params: ROOM_PARAMS,

@@ -19,8 +19,7 @@ import { MAX_SESSION_BYTES } from '../../snapshots/session-layout.ts';
 /** The types a page's form can send to another site without asking first: never a session file. */
 const FORM_TYPES = /^\s*(?:text\/plain|multipart\/form-data|application\/x-www-form-urlencoded)\s*(?:;|$)/i;
 
-export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick<HostContext, 'snapshots'> }): Promise<void> {
-  const { ctx } = opts;
+export async function sessionImportRoute(app: FastifyInstance, { ctx }: { ctx: Pick<HostContext, 'snapshots'> }): Promise<void> {
   app.removeAllContentTypeParsers();
   // Any other type (or none) is read, and the file is known by its tar magic, not by its label.
   app.addContentTypeParser('*', (request, payload, done) => {

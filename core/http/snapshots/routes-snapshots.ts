@@ -36,8 +36,7 @@ function sendSession(reply: FastifyReply, id: string, session: { chunks: Uint8Ar
     .send(Readable.from(session.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), { objectMode: false }));
 }
 
-export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps; readable: RoomsReader }): Promise<void> {
-  const { ctx, readable } = opts;
+export async function snapshotRoutes(app: FastifyInstance, { ctx, readable }: { ctx: SnapshotRouteDeps; readable: RoomsReader }): Promise<void> {
   // A snapshot is read by whoever may read one of the rooms it was taken of; to anyone else it is not there.
   const readerOf = (request: FastifyRequest): SnapshotReader => (rooms) => readable(request, rooms);
 

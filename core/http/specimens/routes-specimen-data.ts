@@ -5,7 +5,6 @@
  * and volumes and as the JSON typed result for point clouds and images.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { HostContext } from '../../host-context.ts';
 import { specimenOr404 } from '../../registry/specimen-functions.ts';
 import { formatEncoder } from '../../delivery/formats.ts';
@@ -18,6 +17,7 @@ import type { RequestDeps } from '../../request/request-deps.ts';
 import { computeRequestOf, resolveRequestNow } from '../../request/specimen-request.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from '../route-inputs.ts';
 import { sendComputed, type ComputedReplyDeps } from '../reply-computed.ts';
+import { headOnly } from '../blob-reply.ts';
 import { FOLLOWER_HEADER } from '../../wire/follower-header.ts';
 import { actingMay } from '../../events/acting-user.ts';
 import { readerRequest } from '../../request/reader-request.ts';
@@ -29,14 +29,6 @@ type DataBody = { params?: Record<string, unknown>; room_id?: string | null; del
 /** Every other query parameter of GET is a delivery option (parse-delivery.ts). */
 const GET_SCHEMA = { params: idParams('id'), querystring: queryOf({ params: PARAMS_QUERY, room_id: ROOM_ID }) };
 const POST_SCHEMA = { params: idParams('id'), body: bodyOf({ params: PARAMS_OBJECT, room_id: ROOM_ID, delivery: DELIVERY_OBJECT }) };
-
-/** Headers only, without a Content-Length: the size is not known before computing. */
-function answerHead(reply: FastifyReply, mediaType: string): FastifyReply {
-  reply.hijack();
-  reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': mediaType });
-  reply.raw.end();
-  return reply;
-}
 
 /** Where a request's parameters and delivery options come from (GET's query, POST's body). */
 interface DataAsk {
@@ -57,10 +49,12 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
   // A function without inputs is resolved in this turn (most requests: no promise on the way).
   const resolving = resolveRequestNow(deps, { target: { specimen: record }, params: ask.params, room: ask.room, delivery });
   const resolved = resolving instanceof Promise ? await resolving : resolving;
-  // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
+  // HEAD checks the specimen, parameters and room, and says what GET would send, without computing
+  // (no Content-Length: the size is not known before computing).
   if (request.method === 'HEAD') {
     const names = { baseName: record.id, envelopeMediaType: deps.options.envelopeMediaType };
-    return answerHead(reply, formatEncoder(deliveredType(resolved.entry.return_type, resolved.delivery), resolved.delivery.format).mediaType(names));
+    const mediaType = formatEncoder(deliveredType(resolved.entry.return_type, resolved.delivery), resolved.delivery.format).mediaType(names);
+    return headOnly(reply, 200, { 'content-type': mediaType });
   }
   // A follower catching up on the room's entry reads it without asking the room for it.
   const echo = request.headers[FOLLOWER_HEADER] !== undefined;
@@ -74,8 +68,7 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
 /** What the data routes read from their host. */
 export type DataDeps = RequestDeps & StaticDeliveryDeps & ComputedReplyDeps & Pick<HostContext, 'catalog' | 'results' | 'remotes'>;
 
-export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: DataDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function specimenDataRoutes(app: FastifyInstance, { ctx }: { ctx: DataDeps }): Promise<void> {
 
   // Deliveries compress themselves (once per variant, with Content-Length): the on-the-fly
   // compression of other routes must not touch them.

@@ -32,8 +32,7 @@ function specimenForStart(ctx: Pick<SpecimenDeps, 'catalog'>, id: string): Speci
 /** What the specimen routes read from their host. */
 export type SpecimenDeps = StartDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'reload'>;
 
-export async function specimenRoutes(app: FastifyInstance, opts: { ctx: SpecimenDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function specimenRoutes(app: FastifyInstance, { ctx }: { ctx: SpecimenDeps }): Promise<void> {
 
   // Arrays published for a room's layers are that room's: listed only to a request naming it.
   const list = async (request: FastifyRequest<{ Querystring: { room?: string } }>) => {

@@ -34,14 +34,13 @@ export type StaticDeliveryDeps = DeliveryReplyDeps & { options: ClientProfileSet
 /** The file as it is: compressed once per version when the client takes it, else streamed. */
 async function sendFileAsItIs(ctx: StaticDeliveryDeps, reply: FastifyReply, record: SpecimenRecord): Promise<FastifyReply> {
   const source = record.data;
-  const staticOptions = { envelopeMediaType: ctx.options.envelopeMediaType };
   reply.header('vary', 'Accept-Encoding');
   const encoding = requestEncoding(reply);
-  if (reply.request.method === 'HEAD' || !source || source.kind === 'remote' || !encoding) return sendStaticData(reply, record, staticOptions);
+  if (reply.request.method === 'HEAD' || !source || source.kind === 'remote' || !encoding) return sendStaticData(reply, record, ctx.options);
   const version = await fileVersion(source.path);
-  if (version === null) return sendStaticData(reply, record, staticOptions);
+  if (version === null) return sendStaticData(reply, record, ctx.options);
   const variant = await ctx.delivery.packedFile(source.path, version, encoding, reply.request.ip);
-  if (!variant.encoding) return sendStaticData(reply, record, staticOptions);
+  if (!variant.encoding) return sendStaticData(reply, record, ctx.options);
   const head = {
     'content-type': dataMediaType(source.fileName),
     'content-disposition': contentDisposition(source.fileName),
@@ -53,14 +52,8 @@ async function sendFileAsItIs(ctx: StaticDeliveryDeps, reply: FastifyReply, reco
 export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: FastifyReply, record: SpecimenRecord, asked: DeliveryOptions): Promise<FastifyReply> {
   const source = staticFileSource(record);
   if (!source) {
-    if (!isEmptyDelivery(asked)) {
-      const data = record.data;
-      throw createHostError(
-        'SPC_ERR_DELIVERY_OPTION_MISFIT',
-        Object.keys(asked)[0]!,
-        `static file '${data?.kind === 'file' ? data.fileName : record.id}' is served as it is`,
-      );
-    }
+    const file = record.data?.kind === 'file' ? record.data.fileName : record.id;
+    if (!isEmptyDelivery(asked)) throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', Object.keys(asked)[0]!, `static file '${file}' is served as it is`);
     return sendFileAsItIs(ctx, reply, record);
   }
   const { method, headers } = reply.request;
@@ -80,9 +73,9 @@ export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: Fastify
   // HEAD of a segment's surface says what GET sends: the mesh, not the file.
   if ((method === 'HEAD' && delivery.segment === undefined) || plain) return sendFileAsItIs(ctx, reply, record);
   // Opening a volume checks it as an identity answer would (header, dtype, order, size).
-  if (source.npy) await openStaticData(record, { head: true }, { envelopeMediaType: ctx.options.envelopeMediaType });
+  if (source.npy) await openStaticData(record, { head: true }, ctx.options);
   const result = await staticResult(ctx.delivery, record, source);
-  if (!result) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
+  if (!result) return sendStaticData(reply, record, ctx.options);
   // A file may hold another type than its specimen declares (a .ply mesh listed as a point cloud).
   if (result.type !== type) checkDeliveryFits(delivery, result.type);
   const resultId = await ctx.resultIds.of(result);

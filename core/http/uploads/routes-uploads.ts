@@ -36,13 +36,6 @@ async function uploadOf(request: UploadRequest): Promise<{ name: string; stream:
   return { name: queryName, stream: (request.body as Readable | undefined) ?? null, ...(declared === undefined ? {} : { declared }) };
 }
 
-/** The upload's parsed extension, or the 415 naming the ones the host reads. */
-function extensionOf(name: string): string {
-  const ext = parsedExtension(name);
-  if (!ext) throw createHostError('SPC_ERR_UPLOAD_FORMAT', name, PARSED_EXTENSIONS.join(', '));
-  return ext;
-}
-
 /** The query's volume fields (a `.npy` with time or channels), or the 400 naming a malformed one. */
 function volumeFieldsOf(query: Record<string, unknown>, name: string): VolumeFieldsInput {
   try {
@@ -94,8 +87,7 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
 /** What the upload routes read from their host. */
 export type UploadDeps = Pick<HostContext, 'uploads' | 'files'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
 
-export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: UploadDeps }): Promise<void> {
   const maxBytes = ctx.options.maxUploadBytes;
 
   // This scope reads raw bodies; the rest of the host keeps its JSON-only parsers.
@@ -120,8 +112,9 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
     handler: async (request: UploadRequest) => {
       const uploads = ctx.uploads!;
       const { name, stream, declared } = await uploadOf(request);
-      // Still before the file is read: it streams in below.
-      const ext = extensionOf(name);
+      // Still before the file is read (it streams in below): an extension no parser reads is a 415.
+      const ext = parsedExtension(name);
+      if (!ext) throw createHostError('SPC_ERR_UPLOAD_FORMAT', name, PARSED_EXTENSIONS.join(', '));
       const described = volumeFieldsOf(request.query, name);
       const { bytes, id } = stream
         ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described))

@@ -9,21 +9,15 @@ import { sendAsset } from '../../assets/send-asset.ts';
 import { INDEX_HTML } from '../../assets/index-html.ts';
 import { xrProfileRoutes } from './routes-xr-profiles.ts';
 
-/** Options of {@link viewerRoutes} (none yet). */
-export type ViewerRoutesOptions = Record<string, never>;
-
 /**
  * The viewer's routes as a fastify plugin.
  * @example app.register(viewerRoutes)
  */
-export async function viewerRoutes(app: FastifyInstance, _opts: ViewerRoutesOptions | object = {}): Promise<void> {
-  app.get('/', async (_request, reply) => {
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(INDEX_HTML);
-  });
-
-  app.get('/viewer/*', async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
-    return sendAsset(request, reply, 'viewer', request.params['*']);
-  });
+export async function viewerRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/', async (_request, reply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(INDEX_HTML));
+  app.get('/viewer/*', async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) =>
+    sendAsset(request, reply, 'viewer', request.params['*']),
+  );
 
   await app.register(xrProfileRoutes);
 }

@@ -82,8 +82,7 @@ async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyRepl
   throw createHostError('SPC_ERR_ZARR_KEY_NOT_FOUND', key, id);
 }
 
-export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function zarrRoutes(app: FastifyInstance, { ctx }: { ctx: ZarrDeps }): Promise<void> {
   const schema = {
     summary: 'A held volume result as a read-only multiscale OME-Zarr v0.4 store (Zarr v2)',
     description:
