@@ -10,6 +10,7 @@
  * pointers and job records. A store may lose a blob at any time (expiry, eviction): a reader
  * treats that as a miss, never as a fault.
  */
+import { bytesOf } from '../envelope/bytes-of.ts';
 import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, knownFrameHash, rememberResultId } from '../results/result-id.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
@@ -93,7 +94,7 @@ export function* chunksOf(blocks: Uint8Array[], size: number): Generator<Buffer>
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const flush = (): Buffer => {
-    const out = pending.length === 1 ? Buffer.from(pending[0]!.buffer, pending[0]!.byteOffset, pending[0]!.byteLength) : Buffer.concat(pending);
+    const out = pending.length === 1 ? bytesOf(pending[0]!) : Buffer.concat(pending);
     pending = [];
     pendingBytes = 0;
     return out;

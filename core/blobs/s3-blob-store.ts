@@ -21,6 +21,8 @@ import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/cli
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { ResultBudget } from '../cache/result-budget.ts';
+import { bytesOf } from '../envelope/bytes-of.ts';
+import { encodePreamble } from '../envelope/preamble.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
@@ -37,7 +39,6 @@ const PARTS_AT_ONCE = 4;
 const STALL_MS = 10_000;
 /** Longest the readiness probe waits for its answer, ms (less when the stall time is shorter). */
 const PROBE_MS = 3000;
-/** How often copies held in memory are checked for having outlived their time. */
 
 /** The store's failure as the host's 503, in words fit for a client (no keys, no secrets). */
 export function blobStoreUnavailable(error: unknown): Error {
@@ -55,14 +56,6 @@ export function blobStoreUnavailable(error: unknown): Error {
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
-}
-
-/** The frame's first bytes: the header JSON's length, then the header. */
-function framePrefix(meta: BlobMeta): Buffer {
-  const header = Buffer.from(JSON.stringify(meta.header));
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.byteLength);
-  return Buffer.concat([length, header]);
 }
 
 /** An object's body as the SDK hands it over: chunks, and a way to break it off. */
@@ -194,7 +187,8 @@ export class S3BlobStore implements BlobStore {
     const meta: BlobMeta = { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 };
     // Content-addressed: an object already there holds these very bytes.
     if (!(await this.#exists(hash))) {
-      const parts = [framePrefix(meta), ...blocks.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))];
+      // The frame's first bytes, the header JSON's length and then the header, are an envelope's preamble.
+      const parts = [encodePreamble(meta.header), ...blocks.map(bytesOf)];
       const upload = new Upload({
         client: this.#client,
         params: { Bucket: this.#location.bucket, Key: this.keyOf(hash), Body: Readable.from(parts), ContentType: 'application/octet-stream' },
