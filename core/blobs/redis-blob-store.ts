@@ -26,8 +26,6 @@ import { withTimeLimit } from '../redis/time-limit.ts';
 /** Bytes per chunk. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** How often copies held in memory are checked for having outlived their blob. */
-
 /**
  * Longest a transfer of `bytes` may take: 2 s, plus the time at 8 MiB/s (a slow network), so
  * a Redis that stops answering mid-transfer fails the request instead of hanging it.
@@ -72,12 +70,10 @@ export class RedisBlobStore implements BlobStore {
    * @param budget where copies in memory are held; null keeps none (a worker process)
    * @param keepMs longest a copy stays in memory: the host's own entries' longest life (its
    *   cache and job time-to-live), so its memory falls back once they are gone
-   */
-  /**
-   * `streamCold`: whether a large result read cold may be sent as its chunks arrive. Only a
-   * store that never evicts can promise every chunk to the end of a reply; a Redis of its own
-   * for result bytes (`--blob-store`) may evict a chunk mid-reply, so there a result is read
-   * whole first, and a chunk gone is a miss that is computed again.
+   * @param streamCold whether a large result read cold may be sent as its chunks arrive. Only a
+   *   store that never evicts can promise every chunk to the end of a reply; a Redis of its own
+   *   for result bytes (`--blob-store`) may evict a chunk mid-reply, so there a result is read
+   *   whole first, and a chunk gone is a miss that is computed again.
    */
   constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY, streamCold = true) {
     this.#redis = redis;
@@ -220,7 +216,7 @@ export class RedisBlobStore implements BlobStore {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const ttl = Math.ceil(ttlMs);
     // Whole only with every chunk: one evicted alone leaves a header that reads as a miss.
-    const keys = Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(ref.hash, i));
+    const keys = chunkKeys(ref.hash, meta);
     const pipeline = this.#redis.pipeline().exists(KEYS.blob(ref.hash), ...keys);
     // Only ever lengthens: PEXPIRE GT keeps a longer life another holder asked for.
     pipeline.pexpire(KEYS.blob(ref.hash), ttl, 'GT');
