@@ -51,14 +51,8 @@ export function encodePly(cloud: PointCloudResult): Uint8Array {
   const view = new DataView(out.buffer);
   let at = header.length;
   for (let i = 0; i < count; i++) {
-    view.setFloat32(at, cloud.points[i * 3]!, true);
-    view.setFloat32(at + 4, cloud.points[i * 3 + 1]!, true);
-    view.setFloat32(at + 8, cloud.points[i * 3 + 2]!, true);
-    at += 12;
-    if (colors) {
-      for (let c = 0; c < 3; c++) out[at + c] = colorByte(colors, i * 3 + c);
-      at += 3;
-    }
+    for (let k = 0; k < 3; k++, at += 4) view.setFloat32(at, cloud.points[i * 3 + k]!, true);
+    if (colors) for (let k = 0; k < 3; k++) out[at++] = colorByte(colors, i * 3 + k);
     if (scalars) {
       view.setFloat32(at, scalars[i]!, true);
       at += 4;
