@@ -15,22 +15,22 @@ interface ValueReader {
   next(type: string): number;
 }
 
+/** The DataView getter of each scalar type. */
+const GETTERS: Record<string, 'getInt8' | 'getUint8' | 'getInt16' | 'getUint16' | 'getInt32' | 'getUint32' | 'getFloat32' | 'getFloat64'> = {
+  char: 'getInt8', int8: 'getInt8', uchar: 'getUint8', uint8: 'getUint8',
+  short: 'getInt16', int16: 'getInt16', ushort: 'getUint16', uint16: 'getUint16',
+  int: 'getInt32', int32: 'getInt32', uint: 'getUint32', uint32: 'getUint32',
+  float: 'getFloat32', float32: 'getFloat32', double: 'getFloat64', float64: 'getFloat64',
+};
+
 function binaryReader(bytes: Buffer, offset: number, little: boolean): ValueReader {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = offset;
-  const read: Record<string, (o: number) => number> = {
-    char: (o) => bytes.readInt8(o), int8: (o) => bytes.readInt8(o), uchar: (o) => bytes.readUInt8(o), uint8: (o) => bytes.readUInt8(o),
-    short: (o) => (little ? bytes.readInt16LE(o) : bytes.readInt16BE(o)), int16: (o) => (little ? bytes.readInt16LE(o) : bytes.readInt16BE(o)),
-    ushort: (o) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o)), uint16: (o) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o)),
-    int: (o) => (little ? bytes.readInt32LE(o) : bytes.readInt32BE(o)), int32: (o) => (little ? bytes.readInt32LE(o) : bytes.readInt32BE(o)),
-    uint: (o) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o)), uint32: (o) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o)),
-    float: (o) => (little ? bytes.readFloatLE(o) : bytes.readFloatBE(o)), float32: (o) => (little ? bytes.readFloatLE(o) : bytes.readFloatBE(o)),
-    double: (o) => (little ? bytes.readDoubleLE(o) : bytes.readDoubleBE(o)), float64: (o) => (little ? bytes.readDoubleLE(o) : bytes.readDoubleBE(o)),
-  };
   return {
     next(type) {
       const size = PLY_SIZES[type]!;
       if (at + size > bytes.length) fail('the PLY body ends early (truncated, or the header declares more than the file holds)');
-      const value = read[type]!(at);
+      const value = view[GETTERS[type]!](at, little);
       at += size;
       return value;
     },
