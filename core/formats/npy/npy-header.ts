@@ -156,3 +156,14 @@ export function elementCount(shape: readonly number[]): number {
 export function fortranIsCOrder(shape: readonly number[]): boolean {
   return shape.filter((n) => n > 1).length <= 1;
 }
+
+/** Reverses the bytes of each `size`-byte sample in place (big-endian to the host's order). */
+export function swapBytes(target: Uint8Array, size: number): void {
+  for (let i = 0; i < target.length; i += size) {
+    for (let lo = i, hi = i + size - 1; lo < hi; lo++, hi--) {
+      const b = target[lo]!;
+      target[lo] = target[hi]!;
+      target[hi] = b;
+    }
+  }
+}

@@ -9,7 +9,7 @@
  * result check's (results/volume-axes.ts).
  */
 import { TYPED_ARRAYS, type DType } from '../../envelope/dtypes.ts';
-import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, parseNpyHeader } from './npy-header.ts';
+import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, parseNpyHeader, swapBytes } from './npy-header.ts';
 import type { TaggedResult, VolumeOf } from '../../sdk/result-types.ts';
 import { expectFinite, fail } from '../format-error.ts';
 
@@ -47,17 +47,6 @@ function samplesOf(bytes: Buffer, offset: number, elements: number, dtype: DType
   const shared = new SharedArrayBuffer(elements * itemSize);
   new Uint8Array(shared).set(bytes.subarray(offset, offset + elements * itemSize));
   return new Ctor(shared);
-}
-
-/** Reverses the bytes of each `size`-byte sample in place (big-endian to the host's order). */
-function swapBytes(target: Uint8Array, size: number): void {
-  for (let i = 0; i < target.length; i += size) {
-    for (let lo = i, hi = i + size - 1; lo < hi; lo++, hi--) {
-      const b = target[lo]!;
-      target[lo] = target[hi]!;
-      target[hi] = b;
-    }
-  }
 }
 
 export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): TaggedResult {
