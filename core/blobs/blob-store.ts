@@ -11,7 +11,7 @@
  * treats that as a miss, never as a fault.
  */
 import { bytesOf } from '../envelope/bytes-of.ts';
-import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
+import { decodeResultFrame, encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, knownFrameHash, rememberResultId } from '../results/result-id.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { FileResult } from '../results/file-result.ts';
@@ -87,6 +87,13 @@ export function frameOf(result: StoredResult): { header: ResultHeader; blocks: U
   const hash = hashFrame(header, blocks);
   rememberResultId(result, hash);
   return { header, blocks, hash };
+}
+
+/** The result of a blob read back, its payload in `payload`, with its id remembered: the blob's hash. */
+export function blobResult(header: ResultHeader, payload: SharedArrayBuffer, hash: string): StoredResult {
+  const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
+  rememberResultId(result, hash);
+  return result;
 }
 
 /** Cuts `blocks` into buffers of `size` bytes (the last shorter), copying only across block edges. */

@@ -14,10 +14,9 @@ import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { arrivingResult, PayloadFill } from '../results/payload-fill.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
-import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { blobResult, chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from '../redis/redis-bulk-read.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { isOutOfMemory } from '../redis/redis-unavailable.ts';
@@ -176,8 +175,7 @@ export class RedisBlobStore implements BlobStore {
     const life = await this.#readInto(ref.hash, meta, payload);
     // The header or a chunk gone (expired, or evicted by Redis's maxmemory policy): a miss.
     if (life === null) return null;
-    const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
-    rememberResultId(result, ref.hash);
+    const result = blobResult(header, payload, ref.hash);
     this.#local.keep(ref.hash, result, life);
     return result;
   }

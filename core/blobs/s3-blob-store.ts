@@ -24,10 +24,9 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import { bytesOf } from '../envelope/bytes-of.ts';
 import { encodePreamble } from '../envelope/preamble.ts';
 import { createHostError, isHostError } from '../errors.ts';
-import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
+import { checkResultHeader } from '../results/result-frame.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { blobResult, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
 import { StoreHealth } from './store-health.ts';
 import type { S3Location } from './s3-url.ts';
@@ -242,8 +241,7 @@ export class S3BlobStore implements BlobStore {
       const payload = new SharedArrayBuffer(meta.header.byteLength);
       const remaining = { [Symbol.asyncIterator]: () => iterator, destroy: (error?: Error) => body!.destroy(error) };
       await readExactly(remaining, rest, new Uint8Array(payload), this.#stallMs);
-      const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
-      rememberResultId(result, hash);
+      const result = blobResult(meta.header, payload, hash);
       this.#local.keep(hash, result, this.#keepMs);
       return result;
     } catch (error) {
