@@ -72,8 +72,8 @@ export function imageShader(colormap: string | undefined, gamma: number | undefi
 }
 
 function imageLayer(layer: SceneLayer, source: string): Record<string, unknown> {
-  const state: Record<string, unknown> = { type: 'image', name: layer.id, source, opacity: layer.opacity ?? 1, visible: layer.visible ?? true };
-  state.shader = imageShader(layer.colormap, layer.gamma);
+  const shader = imageShader(layer.colormap, layer.gamma);
+  const state: Record<string, unknown> = { type: 'image', name: layer.id, source, opacity: layer.opacity ?? 1, visible: layer.visible ?? true, shader };
   if (layer.window) state.shaderControls = { normalized: { range: layer.window } };
   if (layer.blending === 'additive') state.blend = 'additive';
   return state;
