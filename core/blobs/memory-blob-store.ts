@@ -53,8 +53,7 @@ export class MemoryBlobStore implements BlobStore {
   }
 
   holds(hash: string): boolean {
-    const held = this.#blobs.get(hash);
-    return held !== undefined && held.expiresAt > this.#now();
+    return (this.#blobs.get(hash)?.expiresAt ?? 0) > this.#now();
   }
 
   dropLocal(): void {}
