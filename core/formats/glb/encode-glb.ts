@@ -101,11 +101,6 @@ export function quantizePositions(vertices: Float32Array): { q: Uint16Array; min
   return { q, min, scale };
 }
 
-/** True when the mesh has no triangle to draw. */
-function isEmpty(mesh: MeshResult): boolean {
-  return mesh.indices.length < 3 || mesh.vertices.length < 3;
-}
-
 /**
  * A GLB with an empty scene, for a mesh with no triangle: glTF allows no empty accessor, and
  * with no data there is nothing to compress (and no extension to require).
@@ -134,6 +129,7 @@ async function encodeMeshopt(libs: GltfModules, mesh: MeshResult): Promise<Uint8
 /** The GLB bytes of `mesh`. */
 export async function encodeGlb(mesh: MeshResult, options: GlbOptions): Promise<Uint8Array> {
   const libs = await gltfModules();
-  if (isEmpty(mesh)) return encodeEmpty(libs);
+  // No triangle to draw.
+  if (mesh.indices.length < 3 || mesh.vertices.length < 3) return encodeEmpty(libs);
   return options.meshopt ? encodeMeshopt(libs, mesh) : encodePlain(libs, mesh);
 }
