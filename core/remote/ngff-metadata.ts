@@ -7,7 +7,7 @@
  * `.zarray` or Zarr v3 `zarr.json`, with only the dtypes and codecs the host decodes.
  */
 import { createHostError } from '../errors.ts';
-import type { DType } from '../envelope/dtypes.ts';
+import { isDType, NUMPY_KINDS, type DType } from '../envelope/dtypes.ts';
 import { isRecord } from '../wire/json-object.ts';
 
 /** The axes an image may have, in the order NGFF puts them. */
@@ -17,8 +17,6 @@ export type ImageAxes = (typeof IMAGE_AXES)[number];
 /** Codecs decoded (in a v3 chain, a v2 compressor or inside a shard). */
 const V3_CODECS = new Set(['bytes', 'sharding_indexed', 'zstd', 'blosc', 'gzip', 'crc32c', 'transpose']);
 const V2_COMPRESSORS = new Set(['blosc', 'zstd', 'gzip', 'zlib']);
-const DTYPES = new Set<string>(['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'float32', 'float64']);
-const V2_DTYPES: Record<string, DType> = { i1: 'int8', u1: 'uint8', i2: 'int16', u2: 'uint16', i4: 'int32', u4: 'uint32', f4: 'float32', f8: 'float64' };
 
 const unreadable = (key: string, why: string) => createHostError('SPC_ERR_REMOTE_UNREADABLE', key, why);
 
@@ -111,14 +109,14 @@ export function checkArrayMetadata(doc: Record<string, unknown>, key: string, nd
   if (doc.zarr_format === 3) {
     if (doc.node_type !== 'array') throw unreadable(key, 'it is not an array');
     const dtype = String(doc.data_type);
-    if (!DTYPES.has(dtype)) throw unreadable(key, `data type '${dtype}' is not read ((u)int8 to (u)int32, float32, float64)`);
+    if (!isDType(dtype)) throw unreadable(key, `data type '${dtype}' is not read ((u)int8 to (u)int32, float32, float64)`);
     const bad = codecNames(doc.codecs).find((name) => !V3_CODECS.has(name));
     if (bad !== undefined) throw unreadable(key, `codec '${bad}' is not read (blosc, zstd, gzip or none, sharded or not)`);
-    return { dtype: dtype as DType, shape: shape as number[] };
+    return { dtype, shape: shape as number[] };
   }
   if (doc.zarr_format !== 2) throw unreadable(key, `zarr_format ${String(doc.zarr_format)} is not read (2 or 3)`);
   const typestr = String(doc.dtype);
-  const dtype = /^[<>|]/.test(typestr) ? V2_DTYPES[typestr.slice(1)] : undefined;
+  const dtype = /^[<>|]/.test(typestr) ? NUMPY_KINDS[typestr.slice(1)] : undefined;
   if (!dtype) throw unreadable(key, `dtype '${typestr}' is not read ((u)int8 to (u)int32, float32, float64)`);
   const compressor = doc.compressor;
   if (compressor !== null && (!isRecord(compressor) || !V2_COMPRESSORS.has(String(compressor.id)))) {

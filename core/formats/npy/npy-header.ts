@@ -6,7 +6,7 @@
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { DType } from '../../envelope/dtypes.ts';
+import { NUMPY_KINDS, type DType } from '../../envelope/dtypes.ts';
 
 const MAGIC = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]); // \x93NUMPY
 /** Header dictionaries are a few hundred bytes; anything much larger is not a real file. */
@@ -37,17 +37,7 @@ export interface NpyElementType {
 }
 
 /** Element kind + size → envelope dtype. `b1` (bool) travels as uint8. */
-const KINDS: Record<string, DType> = {
-  f4: 'float32',
-  f8: 'float64',
-  u1: 'uint8',
-  i1: 'int8',
-  b1: 'uint8',
-  u2: 'uint16',
-  i2: 'int16',
-  u4: 'uint32',
-  i4: 'int32',
-};
+const KINDS: Record<string, DType> = { ...NUMPY_KINDS, b1: 'uint8' };
 
 /**
  * Maps a simple `descr` to its envelope dtype, element size and byte order.
