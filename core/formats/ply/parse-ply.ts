@@ -37,8 +37,7 @@ function binaryReader(bytes: Buffer, offset: number, little: boolean): ValueRead
   };
 }
 
-function asciiReader(text: string): ValueReader {
-  const tokens = text.split(/\s+/).filter((t) => t !== '');
+function asciiReader(tokens: string[]): ValueReader {
   let at = 0;
   return {
     next() {
@@ -76,7 +75,8 @@ export function parsePly(bytes: Buffer): TaggedResult {
   const header = parsePlyHeader(bytes);
   const ascii = header.format === 'ascii';
   const body = bytes.subarray(header.bodyOffset);
-  const available = ascii ? body.toString('latin1').split(/\s+/).filter((t) => t !== '').length : body.length;
+  const tokens = ascii ? body.toString('latin1').split(/\s+/).filter((t) => t !== '') : [];
+  const available = ascii ? tokens.length : body.length;
   const needed = header.elements.reduce((sum, e) => sum + minimumSize(e, ascii), 0);
   if (needed > available) fail(`the header declares at least ${needed} ${ascii ? 'values' : 'bytes'} of data, but the file holds ${available}`);
   const vertexElement = header.elements.find((e) => e.name === 'vertex');
@@ -86,7 +86,7 @@ export function parsePly(bytes: Buffer): TaggedResult {
   const points = sharedFloat32(vertexElement.count * 3);
   const colours = hasColour ? new Uint8Array(new SharedArrayBuffer(vertexElement.count * 3)) : null;
   const indices: number[] = [];
-  const reader = ascii ? asciiReader(body.toString('latin1')) : binaryReader(bytes, header.bodyOffset, header.format === 'binary_little_endian');
+  const reader = ascii ? asciiReader(tokens) : binaryReader(bytes, header.bodyOffset, header.format === 'binary_little_endian');
   let v = 0;
   for (const element of header.elements) {
     readElement(reader, element, (values) => {
