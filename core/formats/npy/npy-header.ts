@@ -6,6 +6,7 @@
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
 import type { FileHandle } from 'node:fs/promises';
+import { fail } from '../format-error.ts';
 import { NUMPY_KINDS, type DType } from '../../envelope/dtypes.ts';
 
 const MAGIC = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]); // \x93NUMPY
@@ -15,6 +16,16 @@ const MAX_HEADER_LENGTH = 1 << 20;
 /** Raised for a file that is not a `.npy` this host can serve; the message says why. */
 export class NpyFormatError extends Error {
   override name = 'NpyFormatError';
+}
+
+/** What `read` gives; a NpyFormatError it throws is the file's FormatError, with its message. */
+export function npyOrFail<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof NpyFormatError) fail(error.message);
+    throw error;
+  }
 }
 
 export type ByteOrder = 'little' | 'big';
