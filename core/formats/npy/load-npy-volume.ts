@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { TYPED_ARRAYS, type AnyTypedArray } from '../../envelope/dtypes.ts';
-import { elementCount, npyElementType, NpyFormatError, readNpyHeader, swapBytes, type NpyHeader } from './npy-header.ts';
+import { elementCount, npyElementType, NpyFormatError, readNpyHeader, swapBytes } from './npy-header.ts';
 import type { TaggedResult } from '../../sdk/result-types.ts';
 
 export interface NpySource {
@@ -15,15 +15,8 @@ export interface NpySource {
   origin?: number[];
 }
 
-interface ReadValues {
-  header: NpyHeader;
-  element: ReturnType<typeof npyElementType>;
-  bytes: Uint8Array;
-  shared: SharedArrayBuffer;
-}
-
 /** The values of a `.npy` file, read straight into shared memory, with its header. */
-async function readValues(path: string): Promise<ReadValues> {
+async function readValues(path: string) {
   const handle = await open(path, 'r');
   try {
     const header = await readNpyHeader(handle);
