@@ -50,23 +50,15 @@ function meshDocument(
 }
 
 async function encodePlain(libs: GltfModules, mesh: MeshResult): Promise<Uint8Array> {
-  const vertexCount = mesh.vertices.length / 3;
-  const { doc } = meshDocument(libs, mesh.vertices, mesh.normals, indexArray(mesh.indices, vertexCount));
+  const { doc } = meshDocument(libs, mesh.vertices, mesh.normals, indexArray(mesh.indices, mesh.vertices.length / 3));
   return new libs.core.NodeIO().writeBinary(doc);
-}
-
-interface Reordered {
-  vertices: Float32Array;
-  normals?: Float32Array;
-  indices: Uint32Array;
-  count: number;
 }
 
 /**
  * Vertices in the order their triangles first use them (meshoptimizer's reorderMesh, which
  * also orders triangles for the codec); unused vertices are dropped.
  */
-function reorder({ meshopt: { MeshoptEncoder } }: GltfModules, mesh: MeshResult): Reordered {
+function reorder({ meshopt: { MeshoptEncoder } }: GltfModules, mesh: MeshResult) {
   const indices = Uint32Array.from(mesh.indices);
   const [remap, count] = MeshoptEncoder.reorderMesh(indices, true, true);
   const vertices = new Float32Array(count * 3);
