@@ -125,7 +125,7 @@ export class PythonProcess {
       try {
         reader.push(chunk);
       } catch (error) {
-        this.#killFor(`it sent ${(error as Error).message}`);
+        this.killFor(`it sent ${(error as Error).message}`);
       }
     });
     // Writes to a process that has just died fail with EPIPE: the exit handler reports it.
@@ -191,18 +191,14 @@ export class PythonProcess {
 
   /** Kills the process (and its group), saying `why` to the call it ran instead of the signal. */
   killFor(why: string): void {
-    this.#killFor(why);
+    if (this.#exited !== null) return;
+    this.#fault ??= `ended by the host: ${why}`;
+    this.kill();
   }
 
   /** Ends the process once it is idle: its input closes and it returns. */
   close(): void {
     this.#input?.end();
-  }
-
-  #killFor(why: string): void {
-    if (this.#exited !== null) return;
-    this.#fault ??= `ended by the host: ${why}`;
-    this.kill();
   }
 
   #deliver(frame: Frame): void {
