@@ -23,7 +23,6 @@ import { PythonPool, type PythonPoolOptions } from './python-pool.ts';
 import type { ImportProblem, PythonPlugin } from './python-warmer.ts';
 import { SHORT_LANE_THREADS } from '../invoke/room-scheduler.ts';
 
-
 export interface PythonRuntimeOptions extends Pick<PythonPoolOptions, 'processes' | 'cancelGraceMs' | 'maxBytes' | 'maxChildren' | 'log'> {
   /** The interpreter asked for (`--python`), or null for the default choice. */
   python: string | null;
@@ -129,20 +128,15 @@ export class PythonRuntime {
       this.#python = interpreter.path;
       this.#o.log.info(
         `python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ` +
-          `${this.#o.processes} plugin ` +
-          `processes and ${SHORT_LANE_THREADS} ` +
-          `for short calls`,
+          `${this.#o.processes} plugin processes and ${SHORT_LANE_THREADS} for short calls`,
       );
+      // The runtime's options are the pool's, with the interpreter chosen.
       this.#running = new PythonPool({
+        ...this.#o,
         python: interpreter.path,
         modulePath: PYTHON_MODULE_DIR,
-        processes: this.#o.processes,
         // A process kept for short calls, as the compute threads keep a lane (compute-scheduling.md).
         spare: SHORT_LANE_THREADS,
-        cancelGraceMs: this.#o.cancelGraceMs,
-        maxBytes: this.#o.maxBytes,
-        maxChildren: this.#o.maxChildren,
-        log: this.#o.log,
       });
       return this.#running;
     });
