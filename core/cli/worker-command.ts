@@ -11,7 +11,7 @@ import { assembleWorker } from '../assembly/assemble-worker.ts';
 import type { NodeLog } from '../scale/compute-node.ts';
 import { readFlags } from './option-flags.ts';
 import { untilSignalled } from './process-lifecycle.ts';
-import { hostOptionsFrom } from './serve-options.ts';
+import { hostOptionsFrom, LOG_LEVELS } from './serve-options.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
@@ -40,14 +40,12 @@ export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_REDIS=redis://127.0.0.1:6379.
 `;
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 /**
  * Writes `ISO-time level vitrine worker: message` lines to standard error at `level` and above,
  * with credentials hidden by `redactor`.
  */
 function stderrLog(level: string, redactor: Redactor): NodeLog {
-  const rank = (l: string) => LEVELS.indexOf(l);
+  const rank = (l: string) => LOG_LEVELS.indexOf(l);
   // A lost Redis is retried every second: say so once, not once a retry.
   let last = '';
   const at = (l: string) => (said: string) => {
