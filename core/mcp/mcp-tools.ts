@@ -148,12 +148,17 @@ export function listTools(ctx: Pick<HostContext, 'catalog' | 'functions'>): { na
 /** Parts enough to read which arguments a tool's schema names (their contents do not matter). */
 const NAMES_ONLY: ToolSchemaParts = { target: { specimen: {}, function: {}, params: {} }, room: {} };
 
+/** The arguments tool `name` takes (its schema's properties), or undefined when it takes none. */
+export function toolArguments(name: ToolName): Record<string, unknown> | undefined {
+  return (MCP_TOOLS[name] as McpTool).input(NAMES_ONLY).properties as Record<string, unknown> | undefined;
+}
+
 /**
  * Refuses an argument the tool does not take: a misspelt `room` would otherwise be ignored and
  * the tool act on the default room.
  */
 function checkArgNames(name: ToolName, args: ToolArgs): void {
-  const properties = (MCP_TOOLS[name] as McpTool).input(NAMES_ONLY).properties as Record<string, unknown> | undefined;
+  const properties = toolArguments(name);
   if (!properties) return;
   const unknown = Object.keys(args).find((arg) => !Object.hasOwn(properties, arg));
   if (unknown === undefined) return;
