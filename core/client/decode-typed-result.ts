@@ -104,9 +104,7 @@ function decodePointCloud(json: Json): PointCloudData {
 }
 
 function decodeImage(json: Json): ImageData2D {
-  const width = json.width;
-  const height = json.height;
-  const channels = json.channels;
+  const { width, height, channels } = json;
   if (typeof width !== 'number' || typeof height !== 'number') throw new TypedResultError('image needs width and height');
   if (channels !== 1 && channels !== 2 && channels !== 3 && channels !== 4) {
     throw new TypedResultError(`image channels must be 1 to 4, got ${JSON.stringify(channels)}`);
