@@ -83,11 +83,6 @@ function runningSpec(projectDir: string, own: OwnPackage): string {
   return `^${own.version}`;
 }
 
-function dependencySpec(spec: string | undefined, projectDir: string, cwd: string, own: OwnPackage): string {
-  if (spec === undefined) return runningSpec(projectDir, own);
-  return localSpec(spec, cwd, projectDir) ?? spec;
-}
-
 /** Runs `vitrine init` with `argv` (the arguments after `init`); returns the exit code. */
 export function runInitCommand(argv: string[]): number {
   const cwd = process.cwd();
@@ -108,7 +103,7 @@ export function runInitCommand(argv: string[]): number {
   const own = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as OwnPackage;
   const packageName = packageNameOf(projectDir);
   const plugin = packageName.replace(/^[^a-z0-9]+/, '') || 'shapes';
-  const vitrineSpec = dependencySpec(args.spec, projectDir, cwd, own);
+  const vitrineSpec = args.spec === undefined ? runningSpec(projectDir, own) : (localSpec(args.spec, cwd, projectDir) ?? args.spec);
   const allowScripts = own.allowScripts ?? {};
   const files = args.python
     ? pythonScaffoldFiles({ packageName, plugin, vitrineSpec, allowScripts })
