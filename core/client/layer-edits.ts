@@ -38,15 +38,11 @@ export interface LabelsAtVersion {
 }
 
 export class LayerEdits {
-  readonly room: string;
-  readonly layer: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, room: string, layer: string) {
+  constructor(http: Transport, readonly room: string, readonly layer: string) {
     this.#http = http;
-    this.room = room;
-    this.layer = layer;
     this.#path = `/api/rooms/${encodeURIComponent(room)}/layers/${encodeURIComponent(layer)}`;
   }
 

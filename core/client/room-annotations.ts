@@ -27,13 +27,11 @@ export interface VersionCheck {
 }
 
 export class RoomAnnotations {
-  readonly room: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, room: string) {
+  constructor(http: Transport, readonly room: string) {
     this.#http = http;
-    this.room = room;
     this.#path = `/api/rooms/${encodeURIComponent(room)}/annotations`;
   }
 

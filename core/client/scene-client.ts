@@ -20,13 +20,11 @@ export interface ReplaceOptions {
 }
 
 export class SceneClient {
-  readonly room: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, room: string) {
+  constructor(http: Transport, readonly room: string) {
     this.#http = http;
-    this.room = room;
     this.#path = `/api/rooms/${enc(room)}`;
   }
 
