@@ -13,6 +13,7 @@ import { readFlags } from './option-flags.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { hostOptionsFrom, LOG_LEVELS } from './serve-options.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
+import { fail, say } from './command-exit.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
@@ -94,14 +95,10 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   let options: ResolvedHostOptions;
   try {
     const parsed = parseWorkerOptions(argv, env);
-    if (parsed === 'help') {
-      process.stdout.write(WORKER_USAGE);
-      return 0;
-    }
+    if (parsed === 'help') return say(WORKER_USAGE);
     options = parsed;
   } catch (error) {
-    process.stderr.write(`vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
-    return 2;
+    return fail(2, `vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
   }
   const log = stderrLog(
     options.logLevel === false ? 'silent' : options.logLevel,
