@@ -5,7 +5,13 @@
  * nothing else gets through: a frame that is not JSON, has no `type`, names a type the socket does
  * not take, or lacks what its type needs is answered with the reason, and the socket stays open.
  * Microphone audio travels only in binary frames, so an `audio` text frame is refused by name.
+ *
+ * A fault of the agent's own path (its room log, Redis, a speech service, a frame's handling) is
+ * told in an `error` frame in words that say what failed and, for a fault the host knows (a host
+ * error: Redis away is a 503), its status and code, so a client can tell "retry later" from a
+ * refusal. An unexpected error is told only as an internal error; its detail goes to the log.
  */
+import { isHostError } from '../errors.ts';
 import type { AgentFrame, TranscriptEntry } from '../wire/agent-types.ts';
 
 /** A frame a client sends, once read. */
@@ -90,3 +96,9 @@ export const hostFrames = {
   // `interrupted` says whether speech was cut short (the client stops its player either way).
   agentAudioEnd: (interrupted: boolean): FrameOf<'agent_audio_end'> => ({ type: 'agent_audio_end', interrupted }),
 } as const;
+
+/** The `error` frame's words for `error`, met while doing `what`. */
+export function faultWords(what: string, error: unknown): string {
+  if (isHostError(error)) return `${what}: ${error.message} (${error.statusCode} ${error.code})`;
+  return `${what}: internal error`;
+}

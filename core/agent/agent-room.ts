@@ -8,7 +8,7 @@
  * it back, and takes one again with its next turn. At most `--agent-max-queued` turns wait; a
  * turn past that is refused at once, and the model is not asked.
  */
-import { hostFrames, type ClientFrame } from './agent-frames.ts';
+import { faultWords, hostFrames, type ClientFrame } from './agent-frames.ts';
 import type { AgentFigures, TurnOutcome } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
 import type { AgentTools, RoomRight } from './agent-tools.ts';
@@ -18,7 +18,6 @@ import { Conversation } from './conversation.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
 import { createHostError } from '../errors.ts';
-import { faultWords } from './agent-fault.ts';
 import type { RoomVoice } from './voice/room-voice.ts';
 import type { VoiceHost } from './voice/voice-host.ts';
 

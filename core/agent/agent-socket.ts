@@ -12,12 +12,11 @@ import type { WebSocket } from 'ws';
 import type { Identity } from '../people/users.ts';
 import type { Peer } from '../presence/peer.ts';
 import { keepAlive } from '../presence/socket-heartbeat.ts';
-import { FrameProblem, hostFrames, readClientFrame, type ClientFrame } from './agent-frames.ts';
+import { faultWords, FrameProblem, hostFrames, readClientFrame, type ClientFrame } from './agent-frames.ts';
 import type { AgentMember } from './agent-member.ts';
 import type { RoomRight } from './agent-tools.ts';
 import { decodeBinary, type BinaryFrame } from './binary-frame.ts';
 import type { ClientIds } from './client-ids.ts';
-import { faultWords } from './agent-fault.ts';
 
 /** Largest text frame. */
 export const MAX_TEXT_FRAME = 1024 * 1024;
