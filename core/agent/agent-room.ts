@@ -18,8 +18,7 @@ import { Conversation } from './conversation.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
 import { createHostError } from '../errors.ts';
-import type { RoomVoice } from './voice/room-voice.ts';
-import type { VoiceHost } from './voice/voice-host.ts';
+import type { RoomVoice, VoiceHost } from './voice/room-voice.ts';
 
 /** The words a `text` gets on a host with no model. */
 export const NO_MODEL = 'no agent model is configured on this host';
