@@ -49,7 +49,6 @@ export interface AgentRoomDeps {
 }
 
 export class AgentRoom implements VoiceHost {
-  readonly id: string;
   #deps: AgentRoomDeps;
   #transcript: Transcript;
   #members = new Map<number, AgentMember>();
@@ -61,8 +60,7 @@ export class AgentRoom implements VoiceHost {
   #attached: Buffer | null = null;
   readonly voice: RoomVoice | null;
 
-  constructor(id: string, transcript: Transcript, deps: AgentRoomDeps) {
-    this.id = id;
+  constructor(readonly id: string, transcript: Transcript, deps: AgentRoomDeps) {
     this.#transcript = transcript;
     this.#deps = deps;
     this.voice = deps.voice(this);
