@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { whenParentGone } from './parent-watch.ts';
+import { whenParentGone } from './process-lifecycle.ts';
 
 export const ALLOCATOR_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '65536' });
 
