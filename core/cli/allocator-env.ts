@@ -62,8 +62,7 @@ export function relaunchWithAllocatorEnv(argv: string[]): Promise<number> {
 export function followLauncher(env: NodeJS.ProcessEnv = process.env): void {
   const launcher = Number(env[LAUNCHER_PID]);
   if (!Number.isInteger(launcher) || launcher <= 0) return;
-  const watch = setInterval(() => {
+  setInterval(() => {
     if (process.ppid !== launcher) process.exit(1);
-  }, 200);
-  watch.unref();
+  }, 200).unref();
 }

@@ -27,8 +27,7 @@ export function whenParentGone(onGone: () => void, env: NodeJS.ProcessEnv = proc
     if (process.ppid === parent) return;
     clearInterval(watch);
     onGone();
-  }, POLL_MS);
-  watch.unref();
+  }, POLL_MS).unref();
 }
 
 export interface Lifecycle {

@@ -43,8 +43,7 @@ export class SpeakerFloor {
   take(member: AgentMember): void {
     this.#holder = member;
     this.#utterance = new Utterance();
-    this.#timer = setTimeout(() => this.#expire(member), this.holdMs);
-    this.#timer.unref();
+    this.#timer = setTimeout(() => this.#expire(member), this.holdMs).unref();
     this.#host.broadcast(hostFrames.speakerBound(member.clientId));
   }
 
