@@ -17,7 +17,7 @@ import type { Want } from '../people/room-access.ts';
 import type { Identity } from '../people/users.ts';
 import { ToolImage, type HeadsetCalls, type ToolDeps } from '../mcp/mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES, toolArguments, type ToolName } from '../mcp/mcp-tools.ts';
-import { toolRoomWant } from '../mcp/tool-rooms.ts';
+import { TOOL_ROOMS } from '../mcp/tool-rooms.ts';
 import { compactTools } from './compact-tools.ts';
 import { asRoomData } from './room-data.ts';
 import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
@@ -68,7 +68,7 @@ export class AgentTools {
     const args = { ...call.args };
     const roomless = args.room === undefined || args.room === null || args.room === '';
     if (roomless && Object.hasOwn(toolArguments(call.name) ?? {}, 'room')) args.room = roomId;
-    const want = toolRoomWant(call.name);
+    const want = TOOL_ROOMS[call.name];
     const acting = this.#deps.acting(author.identity);
     try {
       const context = { ctx: this.#deps.ctx, baseUrl: author.baseUrl, headsets: this.#deps.headsets };
