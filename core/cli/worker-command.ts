@@ -58,21 +58,12 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
+/** The flags a worker takes, topic by topic (as option-flags.ts lists them). */
 export const WORKER_FLAGS = [
-  'redis',
-  'blob-store',
-  's3-endpoint',
-  's3-timeout',
-  'plugins',
-  'pool-size',
-  'room-threads',
-  'python',
-  'python-processes',
-  'python-max-bytes',
-  'python-max-children',
-  'trust-keys',
-  'signatures',
-  'log-level',
+  'redis', 'blob-store', 's3-endpoint', 's3-timeout',
+  'plugins', 'pool-size', 'room-threads',
+  'python', 'python-processes', 'python-max-bytes', 'python-max-children',
+  'trust-keys', 'signatures', 'log-level',
 ] as const;
 
 /**
