@@ -24,10 +24,10 @@ export type ClientFrame =
   | { type: 'bind' }
   | { type: 'unbind' };
 
-export type ClientFrameType = ClientFrame['type'];
-
 /** Every type a client may send. */
-export const CLIENT_TYPES: readonly ClientFrameType[] = ['text', 'tool_result', 'screenshot_meta', 'interrupt', 'end_conversation', 'bind', 'unbind'];
+const CLIENT_TYPES = new Set<string>(
+  ['text', 'tool_result', 'screenshot_meta', 'interrupt', 'end_conversation', 'bind', 'unbind'] satisfies ClientFrame['type'][],
+);
 
 /** Types that exist only as binary frames: named when they arrive as text. */
 const BINARY_ONLY = new Set(['audio', 'screenshot']);
@@ -35,10 +35,6 @@ const BINARY_ONLY = new Set(['audio', 'screenshot']);
 /** A frame that could not be read: the words the `error` frame carries. */
 export class FrameProblem {
   constructor(readonly message: string) {}
-}
-
-function isClientType(type: string): type is ClientFrameType {
-  return (CLIENT_TYPES as readonly string[]).includes(type);
 }
 
 /** Reads one text frame; a {@link FrameProblem} names what is wrong with it. */
@@ -55,7 +51,7 @@ export function readClientFrame(text: string): ClientFrame | FrameProblem {
   const type = frame.type;
   if (typeof type !== 'string') return new FrameProblem('type must be a string');
   if (BINARY_ONLY.has(type)) return new FrameProblem(`type '${type}' travels only in binary frames`);
-  if (!isClientType(type)) return new FrameProblem(`unknown frame type '${type.slice(0, 64)}'`);
+  if (!CLIENT_TYPES.has(type)) return new FrameProblem(`unknown frame type '${type.slice(0, 64)}'`);
   if (type === 'text') {
     if (typeof frame.text !== 'string' || frame.text.trim() === '') return new FrameProblem("text frame requires non-empty 'text' field");
     return { type, text: frame.text };
