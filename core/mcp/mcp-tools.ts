@@ -46,9 +46,7 @@ export const MCP_TOOLS = {
   describe_specimen: {
     description: "Describes one specimen: its metadata and, for a computed one, its parameters' JSON Schema.",
     input: ({ target }) => objectSchema({ id: { ...target.specimen, description: 'A specimen id (list_specimens lists them)' } }, ['id']),
-    call: async ({ ctx }, args) => {
-      return toSpecimenMetadata(ctx, await readableSpecimen(ctx, String(args.id ?? '')));
-    },
+    call: async ({ ctx }, args) => toSpecimenMetadata(ctx, await readableSpecimen(ctx, String(args.id ?? ''))),
   },
   compute: {
     description:
