@@ -15,6 +15,7 @@ import { isHostError } from '../errors.ts';
 import { runAs, type Acting } from '../events/acting-user.ts';
 import type { Want } from '../people/room-access.ts';
 import type { Identity } from '../people/users.ts';
+import type { AgentMember } from './agent-member.ts';
 import { ToolImage, type HeadsetCalls, type ToolDeps } from '../mcp/mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES, toolArguments, type ToolName } from '../mcp/mcp-tools.ts';
 import { TOOL_ROOMS } from '../mcp/tool-rooms.ts';
@@ -25,11 +26,8 @@ import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './mod
 /** Whether `who` may `want` the room (null), or why not; a fault on the way (the access store away) is thrown. */
 export type RoomRight = (roomId: string, who: Identity | null, want: Want) => Promise<string | null>;
 
-/** Who a turn is, for the tools it makes the agent call. */
-export interface TurnAuthor {
-  identity: Identity | null;
-  baseUrl: string;
-}
+/** Who a turn is, for the tools it makes the agent call: who its socket is and the host's address it reached. */
+export type TurnAuthor = Pick<AgentMember, 'identity' | 'baseUrl'>;
 
 export interface AgentToolDeps {
   ctx: ToolDeps;
