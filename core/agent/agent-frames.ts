@@ -5,7 +5,13 @@
  * nothing else gets through: a frame that is not JSON, has no `type`, names a type the socket does
  * not take, or lacks what its type needs is answered with the reason, and the socket stays open.
  * Microphone audio travels only in binary frames, so an `audio` text frame is refused by name.
+ *
+ * A fault of the agent's own path (its room log, Redis, a speech service, a frame's handling) is
+ * told in an `error` frame in words that say what failed and, for a fault the host knows (a host
+ * error: Redis away is a 503), its status and code, so a client can tell "retry later" from a
+ * refusal. An unexpected error is told only as an internal error; its detail goes to the log.
  */
+import { isHostError } from '../errors.ts';
 import type { AgentFrame, TranscriptEntry } from '../wire/agent-types.ts';
 
 /** A frame a client sends, once read. */
@@ -18,10 +24,10 @@ export type ClientFrame =
   | { type: 'bind' }
   | { type: 'unbind' };
 
-export type ClientFrameType = ClientFrame['type'];
-
 /** Every type a client may send. */
-export const CLIENT_TYPES: readonly ClientFrameType[] = ['text', 'tool_result', 'screenshot_meta', 'interrupt', 'end_conversation', 'bind', 'unbind'];
+const CLIENT_TYPES = new Set<string>(
+  ['text', 'tool_result', 'screenshot_meta', 'interrupt', 'end_conversation', 'bind', 'unbind'] satisfies ClientFrame['type'][],
+);
 
 /** Types that exist only as binary frames: named when they arrive as text. */
 const BINARY_ONLY = new Set(['audio', 'screenshot']);
@@ -29,10 +35,6 @@ const BINARY_ONLY = new Set(['audio', 'screenshot']);
 /** A frame that could not be read: the words the `error` frame carries. */
 export class FrameProblem {
   constructor(readonly message: string) {}
-}
-
-function isClientType(type: string): type is ClientFrameType {
-  return (CLIENT_TYPES as readonly string[]).includes(type);
 }
 
 /** Reads one text frame; a {@link FrameProblem} names what is wrong with it. */
@@ -49,7 +51,7 @@ export function readClientFrame(text: string): ClientFrame | FrameProblem {
   const type = frame.type;
   if (typeof type !== 'string') return new FrameProblem('type must be a string');
   if (BINARY_ONLY.has(type)) return new FrameProblem(`type '${type}' travels only in binary frames`);
-  if (!isClientType(type)) return new FrameProblem(`unknown frame type '${type.slice(0, 64)}'`);
+  if (!CLIENT_TYPES.has(type)) return new FrameProblem(`unknown frame type '${type.slice(0, 64)}'`);
   if (type === 'text') {
     if (typeof frame.text !== 'string' || frame.text.trim() === '') return new FrameProblem("text frame requires non-empty 'text' field");
     return { type, text: frame.text };
@@ -90,3 +92,9 @@ export const hostFrames = {
   // `interrupted` says whether speech was cut short (the client stops its player either way).
   agentAudioEnd: (interrupted: boolean): FrameOf<'agent_audio_end'> => ({ type: 'agent_audio_end', interrupted }),
 } as const;
+
+/** The `error` frame's words for `error`, met while doing `what`. */
+export function faultWords(what: string, error: unknown): string {
+  if (isHostError(error)) return `${what}: ${error.message} (${error.statusCode} ${error.code})`;
+  return `${what}: internal error`;
+}

@@ -8,7 +8,7 @@
  * it back, and takes one again with its next turn. At most `--agent-max-queued` turns wait; a
  * turn past that is refused at once, and the model is not asked.
  */
-import { hostFrames, type ClientFrame } from './agent-frames.ts';
+import { faultWords, hostFrames, type ClientFrame } from './agent-frames.ts';
 import type { AgentFigures, TurnOutcome } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
 import type { AgentTools, RoomRight } from './agent-tools.ts';
@@ -18,9 +18,7 @@ import { Conversation } from './conversation.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
 import { createHostError } from '../errors.ts';
-import { faultWords } from './agent-fault.ts';
-import type { RoomVoice } from './voice/room-voice.ts';
-import type { VoiceHost } from './voice/voice-host.ts';
+import type { RoomVoice, VoiceHost } from './voice/room-voice.ts';
 
 /** The words a `text` gets on a host with no model. */
 export const NO_MODEL = 'no agent model is configured on this host';
@@ -51,7 +49,6 @@ export interface AgentRoomDeps {
 }
 
 export class AgentRoom implements VoiceHost {
-  readonly id: string;
   #deps: AgentRoomDeps;
   #transcript: Transcript;
   #members = new Map<number, AgentMember>();
@@ -63,8 +60,7 @@ export class AgentRoom implements VoiceHost {
   #attached: Buffer | null = null;
   readonly voice: RoomVoice | null;
 
-  constructor(id: string, transcript: Transcript, deps: AgentRoomDeps) {
-    this.id = id;
+  constructor(readonly id: string, transcript: Transcript, deps: AgentRoomDeps) {
     this.#transcript = transcript;
     this.#deps = deps;
     this.voice = deps.voice(this);

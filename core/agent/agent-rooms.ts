@@ -25,12 +25,6 @@ export interface AgentRoomsDeps {
   maxConversations: number;
 }
 
-/** The executor of a room's headset tools, as the roster marks it. */
-export interface ExecutorMark {
-  clientId: number;
-  peerId: string;
-}
-
 export class AgentRooms implements HeadsetCalls {
   #deps: AgentRoomsDeps;
   #rooms = new Map<string, AgentRoom>();
@@ -121,8 +115,8 @@ export class AgentRooms implements HeadsetCalls {
     return room.callHeadset(name, args);
   }
 
-  /** Who runs the room's headset tools now, or null. */
-  executorOf(roomId: string): ExecutorMark | null {
+  /** Who runs the room's headset tools now (as the roster marks it), or null. */
+  executorOf(roomId: string): { clientId: number; peerId: string } | null {
     const executor = this.held(roomId)?.executor();
     return executor ? { clientId: executor.clientId, peerId: executor.peer.id } : null;
   }

@@ -9,15 +9,13 @@
  * sent before the join included.
  */
 import type { WebSocket } from 'ws';
-import type { Identity } from '../people/users.ts';
 import type { Peer } from '../presence/peer.ts';
 import { keepAlive } from '../presence/socket-heartbeat.ts';
-import { FrameProblem, hostFrames, readClientFrame, type ClientFrame } from './agent-frames.ts';
+import { faultWords, FrameProblem, hostFrames, readClientFrame, type ClientFrame } from './agent-frames.ts';
 import type { AgentMember } from './agent-member.ts';
 import type { RoomRight } from './agent-tools.ts';
 import { decodeBinary, type BinaryFrame } from './binary-frame.ts';
 import type { ClientIds } from './client-ids.ts';
-import { faultWords } from './agent-fault.ts';
 
 /** Largest text frame. */
 export const MAX_TEXT_FRAME = 1024 * 1024;
@@ -39,14 +37,8 @@ export interface AgentRoomsPort {
   binary(roomId: string, member: AgentMember, frame: BinaryFrame): Promise<void>;
 }
 
-/** Who a socket is, worked out at its upgrade. */
-export interface SocketWho {
-  peer: Peer;
-  identity: Identity | null;
-  baseUrl: string;
-  /** Why this socket may only read (a page of another origin that may only read), or null. */
-  readOnly: string | null;
-}
+/** Who a socket is, worked out at its upgrade: what its member in the room will say of it. */
+export type SocketWho = Pick<AgentMember, 'peer' | 'identity' | 'baseUrl' | 'readOnly'>;
 
 export interface AgentSocketDeps {
   rooms: AgentRoomsPort;

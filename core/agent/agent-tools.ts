@@ -15,9 +15,10 @@ import { isHostError } from '../errors.ts';
 import { runAs, type Acting } from '../events/acting-user.ts';
 import type { Want } from '../people/room-access.ts';
 import type { Identity } from '../people/users.ts';
+import type { AgentMember } from './agent-member.ts';
 import { ToolImage, type HeadsetCalls, type ToolDeps } from '../mcp/mcp-tool.ts';
-import { callTool, isToolName, listTools, MCP_TOOLS, TOOL_NAMES, type ToolName } from '../mcp/mcp-tools.ts';
-import { toolRoomWant } from '../mcp/tool-rooms.ts';
+import { callTool, isToolName, listTools, TOOL_NAMES, toolArguments, type ToolName } from '../mcp/mcp-tools.ts';
+import { TOOL_ROOMS } from '../mcp/tool-rooms.ts';
 import { compactTools } from './compact-tools.ts';
 import { asRoomData } from './room-data.ts';
 import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
@@ -25,11 +26,8 @@ import type { ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './mod
 /** Whether `who` may `want` the room (null), or why not; a fault on the way (the access store away) is thrown. */
 export type RoomRight = (roomId: string, who: Identity | null, want: Want) => Promise<string | null>;
 
-/** Who a turn is, for the tools it makes the agent call. */
-export interface TurnAuthor {
-  identity: Identity | null;
-  baseUrl: string;
-}
+/** Who a turn is, for the tools it makes the agent call: who its socket is and the host's address it reached. */
+export type TurnAuthor = Pick<AgentMember, 'identity' | 'baseUrl'>;
 
 export interface AgentToolDeps {
   ctx: ToolDeps;
@@ -38,12 +36,6 @@ export interface AgentToolDeps {
   acting(identity: Identity | null): Acting;
   /** A tool failed for a reason of the host's own (logged; the model hears only that it failed). */
   fault(tool: string, error: unknown): void;
-}
-
-/** Whether tool `name`'s schema takes a room. */
-function takesRoom(name: string): boolean {
-  const schema = MCP_TOOLS[name as keyof typeof MCP_TOOLS].input({ target: { specimen: {}, function: {}, params: {} }, room: {} });
-  return Object.hasOwn((schema.properties as Record<string, unknown> | undefined) ?? {}, 'room');
 }
 
 function textPart(value: unknown): ModelPart {
@@ -72,8 +64,9 @@ export class AgentTools {
     const answer = (parts: ModelPart[], isError = false): ModelToolResult => ({ id: call.id, name: call.name, parts, isError });
     if (!isToolName(call.name)) return answer([textPart(`no tool '${call.name}' (tools: ${TOOL_NAMES.join(', ')})`)], true);
     const args = { ...call.args };
-    if (takesRoom(call.name) && (args.room === undefined || args.room === null || args.room === '')) args.room = roomId;
-    const want = toolRoomWant(call.name);
+    const roomless = args.room === undefined || args.room === null || args.room === '';
+    if (roomless && Object.hasOwn(toolArguments(call.name) ?? {}, 'room')) args.room = roomId;
+    const want = TOOL_ROOMS[call.name];
     const acting = this.#deps.acting(author.identity);
     try {
       const context = { ctx: this.#deps.ctx, baseUrl: author.baseUrl, headsets: this.#deps.headsets };

@@ -112,8 +112,7 @@ export class Conversation {
     if (!turn) return;
     const running = new AbortController();
     this.#running = running;
-    const timer = setTimeout(() => this.#stop('timeout'), this.#deps.timeoutMs);
-    timer.unref();
+    const timer = setTimeout(() => this.#stop('timeout'), this.#deps.timeoutMs).unref();
     const said = { text: '' };
     try {
       await runTurn(this.#turnDeps, this.#messages, turn, running.signal, said);

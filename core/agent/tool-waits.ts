@@ -22,12 +22,6 @@ interface Waiting {
   timer: NodeJS.Timeout;
 }
 
-/** A call made: its id (the `tool_call` frame's `request_id`) and its answer. */
-export interface StartedCall {
-  requestId: string;
-  answer: Promise<unknown>;
-}
-
 export class ToolWaits {
   #waiting = new Map<string, Waiting>();
   /** Capture calls waiting for a screenshot, oldest first. */
@@ -43,8 +37,8 @@ export class ToolWaits {
     return this.#waiting.size;
   }
 
-  /** Starts waiting for `executor`'s answer to a call of tool `name`. */
-  start(name: string, executor: number): StartedCall {
+  /** Starts waiting for `executor`'s answer to a call of tool `name`: the call's id (the `tool_call` frame's `request_id`) and its answer. */
+  start(name: string, executor: number): { requestId: string; answer: Promise<unknown> } {
     const requestId = randomUUID().replaceAll('-', '');
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => this.#fail(requestId, createHostError('SPC_ERR_HEADSET_TIMEOUT', name, String(this.#timeoutMs / 1000))), this.#timeoutMs);

@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { whenParentGone } from './parent-watch.ts';
+import { whenParentGone } from './process-lifecycle.ts';
 
 export const ALLOCATOR_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '65536' });
 
@@ -62,8 +62,7 @@ export function relaunchWithAllocatorEnv(argv: string[]): Promise<number> {
 export function followLauncher(env: NodeJS.ProcessEnv = process.env): void {
   const launcher = Number(env[LAUNCHER_PID]);
   if (!Number.isInteger(launcher) || launcher <= 0) return;
-  const watch = setInterval(() => {
+  setInterval(() => {
     if (process.ppid !== launcher) process.exit(1);
-  }, 200);
-  watch.unref();
+  }, 200).unref();
 }

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { backupDataDir } from '../durable/backup-data-dir.ts';
 import { chooseDataDir } from './data-dir-choice.ts';
+import { fail, say } from './command-exit.ts';
 
 export const BACKUP_USAGE = `usage: vitrine backup [--data-dir DIR] OUT
 
@@ -22,26 +23,18 @@ export async function runBackupCommand(argv: string[], env: NodeJS.ProcessEnv = 
     const options = { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
     ({ values, positionals } = parseArgs({ args: argv, options, allowPositionals: true }));
   } catch (error) {
-    process.stderr.write(`vitrine backup: ${(error as Error).message}\n\n${BACKUP_USAGE}`);
-    return 2;
+    return fail(2, `vitrine backup: ${(error as Error).message}\n\n${BACKUP_USAGE}`);
   }
-  if (values.help) {
-    process.stdout.write(BACKUP_USAGE);
-    return 0;
-  }
+  if (values.help) return say(BACKUP_USAGE);
   const out = positionals[0];
   const { dir } = chooseDataDir(values['data-dir'] ?? env.VITRINE_DATA_DIR, false, env);
-  if (positionals.length !== 1 || !out || !dir) {
-    process.stderr.write(`vitrine backup: ${!dir ? 'a data folder to copy is needed (not none)' : 'give one folder to copy into'}\n\n${BACKUP_USAGE}`);
-    return 2;
-  }
+  if (positionals.length !== 1 || !out || !dir)
+    return fail(2, `vitrine backup: ${!dir ? 'a data folder to copy is needed (not none)' : 'give one folder to copy into'}\n\n${BACKUP_USAGE}`);
   try {
     const summary = await backupDataDir(dir, out);
     const missing = summary.missing > 0 ? ` (${summary.missing} removed while copying)` : '';
-    process.stdout.write(`backup: ${dir} -> ${out}, ${summary.blobs} files of bytes${missing}, ${summary.bundles} kept plugin versions\n`);
-    return 0;
+    return say(`backup: ${dir} -> ${out}, ${summary.blobs} files of bytes${missing}, ${summary.bundles} kept plugin versions\n`);
   } catch (error) {
-    process.stderr.write(`vitrine backup: ${(error as Error).message}\n`);
-    return 1;
+    return fail(1, `vitrine backup: ${(error as Error).message}\n`);
   }
 }

@@ -16,6 +16,7 @@ import { placeChanges, type PlacedChange } from '../../build/compat/place-change
 import { versionHome, type VersionHome } from '../../build/compat/version-advice.ts';
 import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
 import type { PluginOutput } from '../../build/output/plugin-output.ts';
+import { fail } from './command-exit.ts';
 
 /** The earlier build's manifests, or the exit code 2 after saying why there are none. */
 export async function readEarlier(args: BuildArgs & { against: string }, cwd: string): Promise<VersionedManifest[] | number> {
@@ -24,8 +25,7 @@ export async function readEarlier(args: BuildArgs & { against: string }, cwd: st
   } catch (error) {
     if (!(error instanceof AgainstError)) throw error;
     for (const detail of error.details) process.stderr.write(`${detail}\n`);
-    process.stderr.write(`vitrine build --against: ${error.message}\n`);
-    return 2;
+    return fail(2, `vitrine build --against: ${error.message}\n`);
   }
 }
 

@@ -11,6 +11,7 @@ import { BUILD_USAGE, parseBuildArgs } from './build-args.ts';
 import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { checkOutput } from '../../build/output/check-output.ts';
 import { writeOutput } from '../../build/output/write-output.ts';
+import { fail, say } from './command-exit.ts';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -21,18 +22,11 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
   const args = parseBuildArgs(argv, cwd);
-  if ('help' in args) {
-    process.stdout.write(BUILD_USAGE);
-    return 0;
-  }
-  if ('error' in args) {
-    process.stderr.write(`vitrine build: ${args.error}\n${BUILD_USAGE}`);
-    return 2;
-  }
+  if ('help' in args) return say(BUILD_USAGE);
+  if ('error' in args) return fail(2, `vitrine build: ${args.error}\n${BUILD_USAGE}`);
   if (!existsSync(args.srcDir) || !statSync(args.srcDir).isDirectory()) {
     const why = existsSync(args.srcDir) ? 'is not a folder' : 'does not exist';
-    process.stderr.write(`vitrine build: source folder ${displayPath(args.srcDir, cwd)} ${why}\n`);
-    return 2;
+    return fail(2, `vitrine build: source folder ${displayPath(args.srcDir, cwd)} ${why}\n`);
   }
 
   // The compiler (ts-morph and TypeScript) takes half a second of CPU to load: only once the
@@ -50,8 +44,7 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     built = await buildPlugins(args.srcDir, args.outDir, { python: args.python });
   } catch (error) {
     // Plugin problems are diagnostics; anything thrown is a fault of the build itself.
-    process.stderr.write(`vitrine build: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    return fail(1, `vitrine build: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }
   const { plugins, diagnostics } = built;
   const compare = (code: number): number =>
@@ -62,8 +55,7 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
   for (const warning of warnings) process.stderr.write(`${formatDiagnostic(warning, cwd)}\n`);
   if (diagnostics.length > 0) {
     for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic, cwd)}\n`);
-    process.stderr.write(`vitrine build: ${plural(diagnostics.length, 'error')}; nothing written to ${out}\n`);
-    return 1;
+    return fail(1, `vitrine build: ${plural(diagnostics.length, 'error')}; nothing written to ${out}\n`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
 

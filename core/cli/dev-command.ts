@@ -19,6 +19,7 @@ import { writePluginFolder } from '../../build/output/write-output.ts';
 import { buildErrorEvent, buildFailedLine, DevSession } from './dev-session.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
+import { fail, say } from './command-exit.ts';
 
 export const DEV_USAGE = `usage: vitrine dev [SRC] [serve options]
 
@@ -38,22 +39,12 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   try {
     parsed = parseServeOptions(src === undefined ? argv : argv.slice(1));
   } catch (error) {
-    err(`vitrine dev: ${(error as Error).message}\n\n${DEV_USAGE}`);
-    return 2;
+    return fail(2, `vitrine dev: ${(error as Error).message}\n\n${DEV_USAGE}\n`);
   }
-  if (parsed.help) {
-    process.stdout.write(DEV_USAGE);
-    return 0;
-  }
+  if (parsed.help) return say(DEV_USAGE);
   const srcDir = path.resolve(cwd, src ?? 'plugins');
-  if (!existsSync(srcDir) || !statSync(srcDir).isDirectory()) {
-    err(`vitrine dev: source folder ${displayPath(srcDir, cwd)} does not exist`);
-    return 2;
-  }
-  if (!parsed.host_options.pluginsDir) {
-    err('vitrine dev: --plugins must name the folder the plugins are built into');
-    return 2;
-  }
+  if (!existsSync(srcDir) || !statSync(srcDir).isDirectory()) return fail(2, `vitrine dev: source folder ${displayPath(srcDir, cwd)} does not exist\n`);
+  if (!parsed.host_options.pluginsDir) return fail(2, 'vitrine dev: --plugins must name the folder the plugins are built into\n');
   const outDir = path.resolve(cwd, parsed.host_options.pluginsDir);
 
   const started = performance.now();

@@ -13,6 +13,7 @@ import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
 import { PACKAGE_ROOT } from '../loading/package-layout.ts';
 import { pythonScaffoldFiles } from '../../build/init/python-scaffold-files.ts';
 import { scaffoldFiles } from '../../build/init/scaffold-files.ts';
+import { fail, say } from './command-exit.ts';
 
 export const INIT_USAGE = `usage: vitrine init DIR [--vitrine SPEC] [--python]
 
@@ -83,32 +84,19 @@ function runningSpec(projectDir: string, own: OwnPackage): string {
   return `^${own.version}`;
 }
 
-function dependencySpec(spec: string | undefined, projectDir: string, cwd: string, own: OwnPackage): string {
-  if (spec === undefined) return runningSpec(projectDir, own);
-  return localSpec(spec, cwd, projectDir) ?? spec;
-}
-
 /** Runs `vitrine init` with `argv` (the arguments after `init`); returns the exit code. */
 export function runInitCommand(argv: string[]): number {
   const cwd = process.cwd();
   const args = parse(argv);
-  if ('help' in args) {
-    process.stdout.write(INIT_USAGE);
-    return 0;
-  }
-  if ('error' in args) {
-    process.stderr.write(`vitrine init: ${args.error}\n${INIT_USAGE}`);
-    return 2;
-  }
+  if ('help' in args) return say(INIT_USAGE);
+  if ('error' in args) return fail(2, `vitrine init: ${args.error}\n${INIT_USAGE}`);
   const projectDir = path.resolve(cwd, args.dir);
-  if (existsSync(projectDir) && readdirSync(projectDir).length > 0) {
-    process.stderr.write(`vitrine init: ${displayPath(projectDir, cwd)} is not empty; choose a new folder\n`);
-    return 2;
-  }
+  if (existsSync(projectDir) && readdirSync(projectDir).length > 0)
+    return fail(2, `vitrine init: ${displayPath(projectDir, cwd)} is not empty; choose a new folder\n`);
   const own = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as OwnPackage;
   const packageName = packageNameOf(projectDir);
   const plugin = packageName.replace(/^[^a-z0-9]+/, '') || 'shapes';
-  const vitrineSpec = dependencySpec(args.spec, projectDir, cwd, own);
+  const vitrineSpec = args.spec === undefined ? runningSpec(projectDir, own) : (localSpec(args.spec, cwd, projectDir) ?? args.spec);
   const allowScripts = own.allowScripts ?? {};
   const files = args.python
     ? pythonScaffoldFiles({ packageName, plugin, vitrineSpec, allowScripts })

@@ -6,6 +6,7 @@
  * the `vitrine` Python module is, `--version` what runs. The build tools load only for the commands that use them.
  */
 import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './allocator-env.ts';
+import { fail, say } from './command-exit.ts';
 
 const USAGE = `usage: vitrine <command> [options]
 
@@ -59,14 +60,12 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'python-path': {
       const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');
-      process.stdout.write(`${PYTHON_MODULE_DIR}\n`);
-      return 0;
+      return say(`${PYTHON_MODULE_DIR}\n`);
     }
     case '-v':
     case '--version':
     case 'version':
-      process.stdout.write(`${await ownVersion()}\n`);
-      return 0;
+      return say(`${await ownVersion()}\n`);
     case undefined:
     case '-h':
     case '--help':
@@ -74,7 +73,6 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return command === undefined ? 1 : 0;
     default:
-      process.stderr.write(`vitrine: unknown command '${command}'\n${USAGE}`);
-      return 2;
+      return fail(2, `vitrine: unknown command '${command}'\n${USAGE}`);
   }
 }

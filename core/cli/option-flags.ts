@@ -117,14 +117,8 @@ export function readFlags(argv: string[], names: readonly FlagName[], env: NodeJ
 export function pythonOptions(get: FlagReader): { python?: string; pythonProcesses?: number; pythonMaxBytes?: number; pythonMaxChildren?: number } {
   const python = get('python');
   if (python !== undefined && python.trim() === '') throw new Error('--python needs the path of a Python interpreter');
-  const processes = number('python-processes', get('python-processes'), true);
-  if (processes === 0) throw new Error('--python-processes must be at least 1');
-  const maxBytes = number('python-max-bytes', get('python-max-bytes'), true);
-  const maxChildren = number('python-max-children', get('python-max-children'), true);
-  return {
-    ...(maxChildren !== undefined ? { pythonMaxChildren: maxChildren } : {}),
-    ...(python !== undefined ? { python } : {}),
-    ...(processes !== undefined ? { pythonProcesses: processes } : {}),
-    ...(maxBytes !== undefined ? { pythonMaxBytes: maxBytes } : {}),
-  };
+  const pythonProcesses = number('python-processes', get('python-processes'), true);
+  if (pythonProcesses === 0) throw new Error('--python-processes must be at least 1');
+  const pythonMaxBytes = number('python-max-bytes', get('python-max-bytes'), true);
+  return { python, pythonProcesses, pythonMaxBytes, pythonMaxChildren: number('python-max-children', get('python-max-children'), true) };
 }

@@ -3,10 +3,32 @@
  * How every long-running command (`serve`, `dev`, `worker`) ends. The first SIGINT or SIGTERM
  * starts a clean shutdown (the command's own steps); the exit code is 0 when they finish and 1
  * when one fails. A second signal exits at once with 1, and so does a shutdown still running
- * after `forceAfterMs` (none for a worker, which bounds its own drain). A command npm started
- * also ends when npm does (parent-watch.ts), as on SIGTERM.
+ * after `forceAfterMs` (none for a worker, which bounds its own drain).
+ *
+ * A command npm started also ends when npm does, as on SIGTERM: npm does not pass a signal on to
+ * the command it runs, so a SIGTERM sent to `npx vitrine serve` (or to `npm start`) ends npm and
+ * its shell and would leave the host running, holding its port, with no parent. Commands started
+ * any other way (a terminal, systemd, a container) keep their parent's death to themselves.
  */
-import { whenParentGone } from './parent-watch.ts';
+
+/** How often the parent is looked at. */
+const POLL_MS = 250;
+
+/** True when npm (npx, npm exec, npm start, npm run) started this process. */
+export function startedByNpm(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
+}
+
+/** Calls `onGone` once when this process's parent ends (only for a process npm started). */
+export function whenParentGone(onGone: () => void, env: NodeJS.ProcessEnv = process.env): void {
+  if (!startedByNpm(env)) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    onGone();
+  }, POLL_MS).unref();
+}
 
 export interface Lifecycle {
   /** The command's name in messages (`vitrine serve`). */

@@ -26,13 +26,9 @@ export function remoteOptions(get: FlagReader): RemoteHostOptions {
     if (Object.hasOwn(remotes, name)) throw new Error(`--remote ${name} is given twice`);
     remotes[name] = url;
   }
-  const timeout = number('remote-timeout', get('remote-timeout'), false);
-  if (timeout === 0) throw new Error('--remote-timeout must be above 0');
-  const maxBytes = number('max-remote-bytes', get('max-remote-bytes'), true);
-  if (maxBytes === 0) throw new Error('--max-remote-bytes must be at least 1');
-  return {
-    ...(given !== undefined ? { remotes } : {}),
-    ...(timeout !== undefined ? { remoteTimeoutSeconds: timeout } : {}),
-    ...(maxBytes !== undefined ? { maxRemoteBytes: maxBytes } : {}),
-  };
+  const remoteTimeoutSeconds = number('remote-timeout', get('remote-timeout'), false);
+  if (remoteTimeoutSeconds === 0) throw new Error('--remote-timeout must be above 0');
+  const maxRemoteBytes = number('max-remote-bytes', get('max-remote-bytes'), true);
+  if (maxRemoteBytes === 0) throw new Error('--max-remote-bytes must be at least 1');
+  return { remotes: given === undefined ? undefined : remotes, remoteTimeoutSeconds, maxRemoteBytes };
 }

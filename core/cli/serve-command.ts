@@ -15,6 +15,7 @@ import { startHttps } from '../tls/start-https.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { parseServeOptions, type ServeOptions } from './serve-options.ts';
 import { SERVE_USAGE } from './serve-usage.ts';
+import { fail, say } from './command-exit.ts';
 
 /** Said at start beyond loopback: whoever reaches the host may use a room nobody closed. */
 const OPEN_ROOMS_LINE =
@@ -26,13 +27,9 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   try {
     parsed = parseServeOptions(argv);
   } catch (error) {
-    process.stderr.write(`vitrine serve: ${(error as Error).message}\n\n${SERVE_USAGE}`);
-    return 2;
+    return fail(2, `vitrine serve: ${(error as Error).message}\n\n${SERVE_USAGE}`);
   }
-  if (parsed.help) {
-    process.stdout.write(SERVE_USAGE);
-    return 0;
-  }
+  if (parsed.help) return say(SERVE_USAGE);
   let app: FastifyInstance;
   try {
     // The host's modules load only once the options are good: a refused option (or --help) then
@@ -40,8 +37,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     const { createApp } = await import('../app.ts');
     app = await createApp(parsed.host_options);
   } catch (error) {
-    process.stderr.write(`vitrine serve: ${(error as Error).message}\n`);
-    return 1;
+    return fail(1, `vitrine serve: ${(error as Error).message}\n`);
   }
   let url: string;
   try {

@@ -62,7 +62,7 @@ function httpsOptions(get: (flag: 'https-port' | 'tls-cert' | 'tls-key' | 'tls-d
   return { port, certFile, keyFile, dir };
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
  * The host options the flags give, each checked with a readable message; what a flag leaves
@@ -154,11 +154,7 @@ function pluginTrustOptions(get: FlagReader): Pick<HostOptions, 'pluginVersions'
     throw new Error(`--signatures must be off, warn or require, got '${signatures}'`);
   if (signatures === 'require' && trustKeys === undefined)
     throw new Error('--signatures require needs --trust-keys DIR (the public keys bundles must be signed with)');
-  return {
-    ...(versions !== undefined ? { pluginVersions: versions } : {}),
-    ...(trustKeys !== undefined ? { trustKeys } : {}),
-    ...(signatures !== undefined ? { signatures: signatures as 'off' | 'warn' | 'require' } : {}),
-  };
+  return { pluginVersions: versions, trustKeys, signatures: signatures as HostOptions['signatures'] };
 }
 
 /** `--trust-proxy` and `--user-header` (the data folder users are kept in is the host's own, chooseDataDir). */

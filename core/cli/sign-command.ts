@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyFingerprint, signManifest } from '../bundles/bundle-signature.ts';
 import { SIGNATURE_FILE } from '../bundles/checked-bundle.ts';
+import { fail, say } from './command-exit.ts';
 
 const USAGE = `usage: vitrine sign --key KEY.pem DIR
 
@@ -41,31 +42,20 @@ export async function runSignCommand(argv: string[]): Promise<number> {
   try {
     ({ values, positionals } = parseArgs({ args: argv, options: { key: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true }));
   } catch (error) {
-    process.stderr.write(`vitrine sign: ${(error as Error).message}\n${USAGE}`);
-    return 2;
+    return fail(2, `vitrine sign: ${(error as Error).message}\n${USAGE}`);
   }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (!values.key || positionals.length !== 1) {
-    process.stderr.write(`vitrine sign: ${values.key ? 'name one folder' : '--key KEY.pem is required'}\n${USAGE}`);
-    return 2;
-  }
+  if (values.help) return say(USAGE);
+  if (!values.key || positionals.length !== 1) return fail(2, `vitrine sign: ${values.key ? 'name one folder' : '--key KEY.pem is required'}\n${USAGE}`);
   const dir = positionals[0]!;
   let key: KeyObject;
   try {
     if (!existsSync(dir)) throw new Error(`${dir} does not exist`);
     key = readKey(values.key);
   } catch (error) {
-    process.stderr.write(`vitrine sign: ${(error as Error).message}\n`);
-    return 1;
+    return fail(1, `vitrine sign: ${(error as Error).message}\n`);
   }
   const folders = bundleFolders(dir);
-  if (folders.length === 0) {
-    process.stderr.write(`vitrine sign: no plugin bundle (a folder with manifest.json) in ${dir}; run vitrine build first\n`);
-    return 1;
-  }
+  if (folders.length === 0) return fail(1, `vitrine sign: no plugin bundle (a folder with manifest.json) in ${dir}; run vitrine build first\n`);
   const fingerprint = keyFingerprint(createPublicKey(key)).slice(0, 16);
   for (const folder of folders) {
     const manifest = readFileSync(path.join(folder, 'manifest.json'));

@@ -7,6 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fail, say } from './command-exit.ts';
 
 export const THUMBNAILS_USAGE = `usage: vitrine thumbnails [SRC] [--specimens DIR] [PLUGIN-OR-SPECIMEN-ID ...]
 
@@ -48,18 +49,11 @@ export async function runThumbnailsCommand(argv: string[], cwd = process.cwd()):
   try {
     args = parseThumbnailArgs(argv);
   } catch (error) {
-    process.stderr.write(`vitrine thumbnails: ${(error as Error).message}\n\n${THUMBNAILS_USAGE}`);
-    return 2;
+    return fail(2, `vitrine thumbnails: ${(error as Error).message}\n\n${THUMBNAILS_USAGE}`);
   }
-  if (args.help) {
-    process.stdout.write(THUMBNAILS_USAGE);
-    return 0;
-  }
+  if (args.help) return say(THUMBNAILS_USAGE);
   const src = path.resolve(cwd, args.src);
-  if (!existsSync(src) || !statSync(src).isDirectory()) {
-    process.stderr.write(`vitrine thumbnails: source folder ${args.src} does not exist\n`);
-    return 2;
-  }
+  if (!existsSync(src) || !statSync(src).isDirectory()) return fail(2, `vitrine thumbnails: source folder ${args.src} does not exist\n`);
   const { renderThumbnails } = await import('./render-thumbnails.ts');
   const failed: string[] = [];
   try {
@@ -73,13 +67,10 @@ export async function runThumbnailsCommand(argv: string[], cwd = process.cwd()):
     // Each one not rendered is said again at the end, on standard error, and the exit says so.
     for (const why of failed) process.stderr.write(`vitrine thumbnails: ${why}\n`);
     if (failed.length > 0) return 1;
-    if (written.length === 0) {
-      process.stderr.write(`vitrine thumbnails: no declared specimen${args.filters.length > 0 ? ` matches ${args.filters.join(', ')}` : ''} in ${args.src}\n`);
-      return 1;
-    }
+    if (written.length === 0)
+      return fail(1, `vitrine thumbnails: no declared specimen${args.filters.length > 0 ? ` matches ${args.filters.join(', ')}` : ''} in ${args.src}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`vitrine thumbnails: ${(error as Error).message}\n`);
-    return 1;
+    return fail(1, `vitrine thumbnails: ${(error as Error).message}\n`);
   }
 }

@@ -11,8 +11,9 @@ import { assembleWorker } from '../assembly/assemble-worker.ts';
 import type { NodeLog } from '../scale/compute-node.ts';
 import { readFlags } from './option-flags.ts';
 import { untilSignalled } from './process-lifecycle.ts';
-import { hostOptionsFrom } from './serve-options.ts';
+import { hostOptionsFrom, LOG_LEVELS } from './serve-options.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
+import { fail, say } from './command-exit.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
@@ -40,14 +41,12 @@ export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_REDIS=redis://127.0.0.1:6379.
 `;
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 /**
  * Writes `ISO-time level vitrine worker: message` lines to standard error at `level` and above,
  * with credentials hidden by `redactor`.
  */
 function stderrLog(level: string, redactor: Redactor): NodeLog {
-  const rank = (l: string) => LEVELS.indexOf(l);
+  const rank = (l: string) => LOG_LEVELS.indexOf(l);
   // A lost Redis is retried every second: say so once, not once a retry.
   let last = '';
   const at = (l: string) => (said: string) => {
@@ -59,21 +58,12 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
+/** The flags a worker takes, topic by topic (as option-flags.ts lists them). */
 export const WORKER_FLAGS = [
-  'redis',
-  'blob-store',
-  's3-endpoint',
-  's3-timeout',
-  'plugins',
-  'pool-size',
-  'room-threads',
-  'python',
-  'python-processes',
-  'python-max-bytes',
-  'python-max-children',
-  'trust-keys',
-  'signatures',
-  'log-level',
+  'redis', 'blob-store', 's3-endpoint', 's3-timeout',
+  'plugins', 'pool-size', 'room-threads',
+  'python', 'python-processes', 'python-max-bytes', 'python-max-children',
+  'trust-keys', 'signatures', 'log-level',
 ] as const;
 
 /**
@@ -96,14 +86,10 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   let options: ResolvedHostOptions;
   try {
     const parsed = parseWorkerOptions(argv, env);
-    if (parsed === 'help') {
-      process.stdout.write(WORKER_USAGE);
-      return 0;
-    }
+    if (parsed === 'help') return say(WORKER_USAGE);
     options = parsed;
   } catch (error) {
-    process.stderr.write(`vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
-    return 2;
+    return fail(2, `vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
   }
   const log = stderrLog(
     options.logLevel === false ? 'silent' : options.logLevel,

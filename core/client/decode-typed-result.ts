@@ -2,11 +2,13 @@
  * @module decode-typed-result
  * Turns the typed result JSON of `/invoke` and `/jobs/{id}/result` into typed arrays: mesh and point-cloud flat lists become Float32Array/Uint32Array,
  * volume and image `data` (base64 of little-endian C-order bytes) becomes a view of the right
- * element type over freshly decoded, aligned bytes.
+ * element type over freshly decoded, aligned bytes. Base64 is decoded without Node's Buffer, so
+ * the client runs in browsers too: `atob` is in both (Node ≥ 16) but slow for megabytes and
+ * produces a binary string; this decoder writes straight into a byte array whose buffer is
+ * 8-byte aligned, so any typed array view fits on it.
  */
 import { TYPED_ARRAYS as ARRAYS, isDType } from '../envelope/dtypes.ts';
 import { readWireLabels } from '../envelope/wire-labels.ts';
-import { base64ToBytes } from './base64.ts';
 import { readAxesInfo } from './volume-axes-info.ts';
 import type {
   ImageData2D,
@@ -24,6 +26,38 @@ export class TypedResultError extends TypeError {
 }
 
 type Json = Record<string, unknown>;
+
+const LOOKUP = new Uint8Array(128).fill(255);
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
+// URL-safe variants decode too.
+LOOKUP['-'.charCodeAt(0)] = 62;
+LOOKUP['_'.charCodeAt(0)] = 63;
+
+/**
+ * Decodes standard or URL-safe base64 (padding optional, whitespace ignored).
+ * @throws TypeError on a character outside the alphabet or an impossible length.
+ */
+export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
+  const clean = text.replace(/[\s=]+/g, '');
+  if (clean.length % 4 === 1) throw new TypeError('invalid base64: impossible length');
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const code = clean.charCodeAt(i);
+    const v = code < 128 ? LOOKUP[code]! : 255;
+    if (v === 255) throw new TypeError(`invalid base64 character at ${i}`);
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
 
 function numberList(value: unknown, field: string): number[] {
   if (!Array.isArray(value) || !value.every((n) => typeof n === 'number')) {
@@ -104,9 +138,7 @@ function decodePointCloud(json: Json): PointCloudData {
 }
 
 function decodeImage(json: Json): ImageData2D {
-  const width = json.width;
-  const height = json.height;
-  const channels = json.channels;
+  const { width, height, channels } = json;
   if (typeof width !== 'number' || typeof height !== 'number') throw new TypedResultError('image needs width and height');
   if (channels !== 1 && channels !== 2 && channels !== 3 && channels !== 4) {
     throw new TypedResultError(`image channels must be 1 to 4, got ${JSON.stringify(channels)}`);

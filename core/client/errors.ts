@@ -13,23 +13,19 @@ export type HttpErrorKind = 'invalid' | 'not_found' | 'conflict' | 'gone' | 'ser
 /** Any non-2xx answer from the host. */
 export class VitrineHttpError extends Error {
   override name = 'VitrineHttpError';
-  /** The HTTP status code. */
-  readonly status: number;
-  /** The host's readable message (`detail`), or the status text when the body had none. */
-  readonly detail: string;
-  /** The host's error code (e.g. `SPC_ERR_PARAM_INVALID`), when it sent one. */
-  readonly code: string | null;
-  /** The request that failed, as `METHOD path`. */
-  readonly request: string;
-  readonly kind: HttpErrorKind;
 
-  constructor(status: number, detail: string, code: string | null, request: string, kind: HttpErrorKind = 'other') {
+  constructor(
+    /** The HTTP status code. */
+    readonly status: number,
+    /** The host's readable message (`detail`), or the status text when the body had none. */
+    readonly detail: string,
+    /** The host's error code (e.g. `SPC_ERR_PARAM_INVALID`), when it sent one. */
+    readonly code: string | null,
+    /** The request that failed, as `METHOD path`. */
+    readonly request: string,
+    readonly kind: HttpErrorKind = 'other',
+  ) {
     super(`${request} answered ${status}: ${detail}`);
-    this.status = status;
-    this.detail = detail;
-    this.code = code;
-    this.request = request;
-    this.kind = kind;
   }
 }
 
@@ -69,14 +65,13 @@ export class ServerError extends VitrineHttpError {
 /** A background job that ended with status `error` (its `error` text, e.g. `cancelled`). */
 export class VitrineJobError extends Error {
   override name = 'VitrineJobError';
-  readonly jobId: string;
-  /** The job's `error` value from the progress response. */
-  readonly error: string;
 
-  constructor(jobId: string, error: string) {
+  constructor(
+    readonly jobId: string,
+    /** The job's `error` value from the progress response. */
+    readonly error: string,
+  ) {
     super(`job ${jobId} failed: ${error}`);
-    this.jobId = jobId;
-    this.error = error;
   }
 }
 
@@ -108,11 +103,12 @@ export function isAbortError(error: unknown): boolean {
  */
 export class EventStreamUnavailableError extends Error {
   override name = 'EventStreamUnavailableError';
-  /** The request, as `GET path`. */
-  readonly request: string;
 
-  constructor(request: string, contentType: string | null) {
+  constructor(
+    /** The request, as `GET path`. */
+    readonly request: string,
+    contentType: string | null,
+  ) {
     super(`${request} answered ${contentType ?? 'no content type'}, not an event stream`);
-    this.request = request;
   }
 }

@@ -9,8 +9,7 @@
  */
 import { sleep } from './abortable-sleep.ts';
 import { abortError, EventStreamUnavailableError, VitrineHttpError } from './errors.ts';
-import { readEventStream } from './read-event-stream.ts';
-import type { SseMessage } from './sse-parser.ts';
+import { readEventStream, type SseMessage } from './sse-parser.ts';
 import type { Transport } from './transport.ts';
 
 /** Options of `followJob` and `followRoom`. */

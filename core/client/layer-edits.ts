@@ -16,6 +16,7 @@ import type { SpecimenData } from '../wire/decoded-types.ts';
 import type { ClientEdit, EditAnswer, ListedEdit } from '../wire/edit-types.ts';
 import { readDataResponse } from './read-data-response.ts';
 import type { Transport } from './transport.ts';
+import type { VersionCheck } from './room-annotations.ts';
 
 /** A page of a layer's edits, paged as the room's log. */
 export interface EditPage {
@@ -27,10 +28,7 @@ export interface EditPage {
 }
 
 /** The version an edit is made against (`If-Match`), and its abort signal. */
-export interface EditOptions {
-  ifVersion?: number;
-  signal?: AbortSignal;
-}
+export type EditOptions = VersionCheck;
 
 /** A version of the layer's labels: the decoded volume, its own result id and its version. */
 export interface LabelsAtVersion {
@@ -40,31 +38,27 @@ export interface LabelsAtVersion {
 }
 
 export class LayerEdits {
-  readonly room: string;
-  readonly layer: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, room: string, layer: string) {
+  constructor(http: Transport, readonly room: string, readonly layer: string) {
     this.#http = http;
-    this.room = room;
-    this.layer = layer;
     this.#path = `/api/rooms/${encodeURIComponent(room)}/layers/${encodeURIComponent(layer)}`;
   }
 
   /** `POST .../edits`: one edit; answers its seq, the layer's version after it and what it changed. */
   edit(edit: ClientEdit, options: EditOptions = {}): Promise<EditAnswer> {
-    return this.#http.json('POST', `${this.#path}/edits`, { body: edit, signal: options.signal, headers: ifMatch(options) });
+    return this.#http.json('POST', `${this.#path}/edits`, { body: edit, signal: options.signal, ifMatch: options.ifVersion });
   }
 
   /** `POST .../edits/{seq}/undo`: edit `seq` written back, as a new edit by the caller. */
   undo(seq: number, options: EditOptions = {}): Promise<EditAnswer> {
-    return this.#http.json('POST', `${this.#path}/edits/${seq}/undo`, { signal: options.signal, headers: ifMatch(options) });
+    return this.#http.json('POST', `${this.#path}/edits/${seq}/undo`, { signal: options.signal, ifMatch: options.ifVersion });
   }
 
   /** `POST .../edits/{seq}/redo`: an undone edit made again, as a new edit by the caller. */
   redo(seq: number, options: EditOptions = {}): Promise<EditAnswer> {
-    return this.#http.json('POST', `${this.#path}/edits/${seq}/redo`, { signal: options.signal, headers: ifMatch(options) });
+    return this.#http.json('POST', `${this.#path}/edits/${seq}/redo`, { signal: options.signal, ifMatch: options.ifVersion });
   }
 
   /** `GET .../edits`: the edits after log seq `since`, oldest first, at most `limit` (the host's default when absent). */
@@ -90,8 +84,4 @@ export class LayerEdits {
     const at = Number(response.headers.get('x-labels-version'));
     return { resultId: response.headers.get('x-result-id'), version: at, data: await readDataResponse(response) };
   }
-}
-
-function ifMatch(options: EditOptions): Record<string, string> {
-  return options.ifVersion === undefined ? {} : { 'if-match': `"${options.ifVersion}"` };
 }

@@ -11,13 +11,11 @@ import { VitrineHttpError } from './errors.ts';
 import type { Transport } from './transport.ts';
 
 export class MeshLevels {
-  readonly resultId: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, resultId: string) {
+  constructor(http: Transport, readonly resultId: string) {
     this.#http = http;
-    this.resultId = resultId;
     this.#path = `/api/results/${encodeURIComponent(resultId)}/meshes`;
   }
 

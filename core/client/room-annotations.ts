@@ -27,13 +27,11 @@ export interface VersionCheck {
 }
 
 export class RoomAnnotations {
-  readonly room: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, room: string) {
+  constructor(http: Transport, readonly room: string) {
     this.#http = http;
-    this.room = room;
     this.#path = `/api/rooms/${encodeURIComponent(room)}/annotations`;
   }
 
@@ -66,7 +64,7 @@ export class RoomAnnotations {
 
   /** Changes an annotation; answers it at its new version. */
   change(id: string, change: AnnotationChange, options: VersionCheck = {}): Promise<Annotation> {
-    return this.#http.json('PATCH', `${this.#path}/${encodeURIComponent(id)}`, { body: change, signal: options.signal, headers: ifMatch(options) });
+    return this.#http.json('PATCH', `${this.#path}/${encodeURIComponent(id)}`, { body: change, signal: options.signal, ifMatch: options.ifVersion });
   }
 
   /** A copy of the room's list to keep in step with its events (see {@link follow}). */
@@ -84,10 +82,6 @@ export class RoomAnnotations {
 
   /** Removes an annotation. */
   async remove(id: string, options: VersionCheck = {}): Promise<void> {
-    await this.#http.send('DELETE', `${this.#path}/${encodeURIComponent(id)}`, { signal: options.signal, headers: ifMatch(options) });
+    await this.#http.send('DELETE', `${this.#path}/${encodeURIComponent(id)}`, { signal: options.signal, ifMatch: options.ifVersion });
   }
-}
-
-function ifMatch(options: VersionCheck): Record<string, string> {
-  return options.ifVersion === undefined ? {} : { 'if-match': `"${options.ifVersion}"` };
 }

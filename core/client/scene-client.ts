@@ -20,13 +20,11 @@ export interface ReplaceOptions {
 }
 
 export class SceneClient {
-  readonly room: string;
   readonly #http: Transport;
   readonly #path: string;
 
-  constructor(http: Transport, room: string) {
+  constructor(http: Transport, readonly room: string) {
     this.#http = http;
-    this.room = room;
     this.#path = `/api/rooms/${enc(room)}`;
   }
 
@@ -38,8 +36,7 @@ export class SceneClient {
   /** `PUT .../scene`: every layer replaced (a layer that keeps its id and source keeps its result). */
   replace(layers: NewLayer[], options: ReplaceOptions = {}): Promise<RoomScene> {
     const body = options.active === undefined ? { layers } : { layers, active: options.active };
-    const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'if-match': `"${options.ifMatch}"` };
-    return this.#http.json('PUT', `${this.#path}/scene`, { body, headers, signal: options.signal });
+    return this.#http.json('PUT', `${this.#path}/scene`, { body, ifMatch: options.ifMatch, signal: options.signal });
   }
 
   /** `POST .../layers`: the layer as stored (its result follows as `result` and `scene` events). */
@@ -69,8 +66,7 @@ export class SceneClient {
 
   /** `PUT .../scene {"snapshot": id}`: the snapshot's scene and view put back into the room. */
   restore(snapshotId: string, options: Pick<ReplaceOptions, 'ifMatch' | 'signal'> = {}): Promise<RoomScene> {
-    const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'if-match': `"${options.ifMatch}"` };
-    return this.#http.json('PUT', `${this.#path}/scene`, { body: { snapshot: snapshotId }, headers, signal: options.signal });
+    return this.#http.json('PUT', `${this.#path}/scene`, { body: { snapshot: snapshotId }, ifMatch: options.ifMatch, signal: options.signal });
   }
 
   /** `GET .../neuroglancer`: the scene as a Neuroglancer viewer state. */

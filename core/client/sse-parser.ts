@@ -5,6 +5,8 @@
  * readers of fetch's streaming body. Lines end with CRLF, LF or CR, also when a chunk ends
  * between the CR and the LF; a leading BOM is dropped; comment lines (`:`) are skipped;
  * `data` lines join with `\n`; `id` persists from event to event, as the standard says.
+ * `readEventStream` reads the events of one fetch response body with it, decoded as UTF-8 across
+ * chunk boundaries (browser-safe: only ReadableStream and TextDecoder).
  *
  * @example
  * const parser = new SseParser();
@@ -110,5 +112,26 @@ export class SseParser {
     // An event with no data line is not dispatched (the standard's rule).
     if (data.length === 0) return;
     out.push({ event: event || 'message', data: data.join('\n'), id: this.#lastId });
+  }
+}
+
+/**
+ * Yields each event of `body` until it ends; `onChunk` runs on every chunk received (comments
+ * and heartbeats included), so a caller can tell a quiet stream from a dead one.
+ */
+export async function* readEventStream(body: ReadableStream<Uint8Array>, onChunk: () => void = () => {}): AsyncGenerator<SseMessage, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      onChunk();
+      yield* parser.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    // Stops the download when the caller leaves early; a body already ended ignores it.
+    reader.cancel().catch(() => {});
   }
 }

@@ -40,6 +40,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. `accept`). */
   headers?: Record<string, string>;
+  /** The version a write is made against, sent as `If-Match` (a 412 when another writer came first). */
+  ifMatch?: number;
 }
 
 /** Where and how requests are sent. */
@@ -85,6 +87,7 @@ export class Transport {
    */
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { ...(this.#authorization ? { authorization: this.#authorization } : {}), ...options.headers };
+    if (options.ifMatch !== undefined) headers['if-match'] = `"${options.ifMatch}"`;
     const init: RequestInit = { method, headers };
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

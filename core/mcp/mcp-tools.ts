@@ -46,9 +46,7 @@ export const MCP_TOOLS = {
   describe_specimen: {
     description: "Describes one specimen: its metadata and, for a computed one, its parameters' JSON Schema.",
     input: ({ target }) => objectSchema({ id: { ...target.specimen, description: 'A specimen id (list_specimens lists them)' } }, ['id']),
-    call: async ({ ctx }, args) => {
-      return toSpecimenMetadata(ctx, await readableSpecimen(ctx, String(args.id ?? '')));
-    },
+    call: async ({ ctx }, args) => toSpecimenMetadata(ctx, await readableSpecimen(ctx, String(args.id ?? ''))),
   },
   compute: {
     description:
@@ -148,12 +146,17 @@ export function listTools(ctx: Pick<HostContext, 'catalog' | 'functions'>): { na
 /** Parts enough to read which arguments a tool's schema names (their contents do not matter). */
 const NAMES_ONLY: ToolSchemaParts = { target: { specimen: {}, function: {}, params: {} }, room: {} };
 
+/** The arguments tool `name` takes (its schema's properties), or undefined when it takes none. */
+export function toolArguments(name: ToolName): Record<string, unknown> | undefined {
+  return (MCP_TOOLS[name] as McpTool).input(NAMES_ONLY).properties as Record<string, unknown> | undefined;
+}
+
 /**
  * Refuses an argument the tool does not take: a misspelt `room` would otherwise be ignored and
  * the tool act on the default room.
  */
 function checkArgNames(name: ToolName, args: ToolArgs): void {
-  const properties = (MCP_TOOLS[name] as McpTool).input(NAMES_ONLY).properties as Record<string, unknown> | undefined;
+  const properties = toolArguments(name);
   if (!properties) return;
   const unknown = Object.keys(args).find((arg) => !Object.hasOwn(properties, arg));
   if (unknown === undefined) return;

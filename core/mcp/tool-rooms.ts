@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import type { RoomUse, Want } from '../people/room-access.ts';
 import { isToolName, type ToolName } from './mcp-tools.ts';
 
-const TOOL_ROOMS: Record<ToolName, Want | null> = {
+/** What each tool does to the room it names (null: it names none). */
+export const TOOL_ROOMS: Record<ToolName, Want | null> = {
   list_specimens: null,
   describe_specimen: null,
   compute: 'write',
@@ -43,11 +44,6 @@ const TOOL_ROOMS: Record<ToolName, Want | null> = {
   // What a headset shows is what the room shows: reading it is reading the room.
   capture_viewport: 'read',
 };
-
-/** What tool `name` does to the room it names (null: it names none). */
-export function toolRoomWant(name: ToolName): Want | null {
-  return TOOL_ROOMS[name];
-}
 
 type Message = { method?: unknown; params?: { name?: unknown; arguments?: { room?: unknown } } };
 

@@ -38,8 +38,7 @@ export class ChildWatch {
   }
 
   #next(ms: number): void {
-    this.#timer = setTimeout(() => void this.#check(), ms);
-    this.#timer.unref();
+    this.#timer = setTimeout(() => void this.#check(), ms).unref();
   }
 
   async #check(): Promise<void> {

@@ -106,8 +106,7 @@ export class PythonPool {
     let grace: NodeJS.Timeout | undefined;
     const onAbort = () => {
       proc.interrupt();
-      grace = setTimeout(() => proc.kill(), this.#o.cancelGraceMs);
-      grace.unref();
+      grace = setTimeout(() => proc.kill(), this.#o.cancelGraceMs).unref();
       // What the function forked goes at once (its process with it), not after it answers.
       void this.#endIfChildren(proc);
     };

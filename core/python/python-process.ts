@@ -2,7 +2,10 @@
  * @module python-process
  * One warm Python process running `vitrine._runner`: frames go in on its fd 3 and come back on
  * its fd 4 (stdout and stderr stay free for the plugin's own prints, which go to the log, within
- * a cap: plugin-output.ts). It runs one call at a time. Cancelling sends SIGINT (the function
+ * a cap: a plugin that prints in a loop must not fill the disk or slow the host with log lines;
+ * each call, and the process's start, may log MAX_BYTES_PER_CALL bytes, each line cut at
+ * MAX_LINE_CHARS characters, and one line says how much of the rest was dropped). It runs one
+ * call at a time. Cancelling sends SIGINT (the function
  * sees KeyboardInterrupt); a process that does not answer within the grace period is killed.
  * When the process ends for any reason, the call it was running fails with `PythonProcessExit`
  * and the pool starts another.
@@ -18,7 +21,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority, totalmem } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameReader, type Frame, type FrameHeader } from './frame-codec.ts';
-import { PluginOutput } from './plugin-output.ts';
 import { killTree } from './process-groups.ts';
 
 export interface PythonProcessOptions {
@@ -44,6 +46,53 @@ export interface ProcessReady {
 
 /** The process ended while a call ran (or before it could start). */
 export class PythonProcessExit extends Error {}
+
+/** Bytes of output one call may put in the log. */
+export const MAX_BYTES_PER_CALL = 64 * 1024;
+/** Longest line logged; longer ones are cut. */
+export const MAX_LINE_CHARS = 2000;
+
+export class PluginOutput {
+  #log: (line: string) => void;
+  #logged = 0;
+  #dropped = 0;
+
+  constructor(log: (line: string) => void) {
+    this.#log = log;
+  }
+
+  /** A chunk of text as the process printed it. */
+  write(text: string): void {
+    if (this.#logged >= MAX_BYTES_PER_CALL) {
+      this.#dropped += text.length;
+      return;
+    }
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      const line = raw.length > MAX_LINE_CHARS ? `${raw.slice(0, MAX_LINE_CHARS)}… (${raw.length - MAX_LINE_CHARS} more characters)` : raw;
+      if (this.#logged >= MAX_BYTES_PER_CALL) {
+        this.#dropped += raw.length + 1;
+        continue;
+      }
+      this.#logged += line.length + 1;
+      this.#log(line);
+      if (this.#logged >= MAX_BYTES_PER_CALL) this.#log(`(the plugin printed ${MAX_BYTES_PER_CALL} bytes in this call: the rest of its output is dropped)`);
+    }
+  }
+
+  /** A new call starts: what the last one dropped is said, and the cap starts again. */
+  startCall(): void {
+    this.flush();
+    this.#logged = 0;
+  }
+
+  /** Says how much was dropped since the last time, if anything was. */
+  flush(): void {
+    if (this.#dropped === 0) return;
+    this.#log(`(${this.#dropped} more characters of plugin output dropped: at most ${MAX_BYTES_PER_CALL} bytes are logged per call)`);
+    this.#dropped = 0;
+  }
+}
 
 type Pending = { resolve: (frame: Frame) => void; reject: (error: Error) => void; onFrame?: (frame: Frame) => void };
 
@@ -125,7 +174,7 @@ export class PythonProcess {
       try {
         reader.push(chunk);
       } catch (error) {
-        this.#killFor(`it sent ${(error as Error).message}`);
+        this.killFor(`it sent ${(error as Error).message}`);
       }
     });
     // Writes to a process that has just died fail with EPIPE: the exit handler reports it.
@@ -191,18 +240,14 @@ export class PythonProcess {
 
   /** Kills the process (and its group), saying `why` to the call it ran instead of the signal. */
   killFor(why: string): void {
-    this.#killFor(why);
+    if (this.#exited !== null) return;
+    this.#fault ??= `ended by the host: ${why}`;
+    this.kill();
   }
 
   /** Ends the process once it is idle: its input closes and it returns. */
   close(): void {
     this.#input?.end();
-  }
-
-  #killFor(why: string): void {
-    if (this.#exited !== null) return;
-    this.#fault ??= `ended by the host: ${why}`;
-    this.kill();
   }
 
   #deliver(frame: Frame): void {

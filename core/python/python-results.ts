@@ -11,7 +11,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Frame } from './frame-codec.ts';
 import { labelFieldsOf, LabelFieldError, readLabelFields } from '../results/label-fields.ts';
-import { AxesFieldError, AXES_FIELD_NAMES, checkAxesFields, hasSteps, stepLayout, type AxesFields } from '../results/volume-axes.ts';
+import { AxesFieldError, AXES_FIELD_NAMES, checkAxesFields, hasSteps, stepLayout } from '../results/volume-axes.ts';
 
 /** A result frame that does not describe a result of its declared type. */
 export class ResultFrameError extends Error {}
@@ -50,12 +50,12 @@ function numbers(value: unknown): number[] | undefined {
   return Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (value as number[]) : undefined;
 }
 
-/** A segmentation's fields as the process sent them (it checked them; here they are read as any result's are). */
-function labelsOf(meta: Record<string, unknown>, dtype: string): object | undefined {
+/** What `read` answers; its refusal (a `Refusal`) is the frame's fault. */
+function refusedAs<T>(Refusal: new (...args: never[]) => Error, read: () => T): T {
   try {
-    return readLabelFields(meta, dtype);
+    return read();
   } catch (error) {
-    if (error instanceof LabelFieldError) fail(error.message);
+    if (error instanceof Refusal) fail(error.message);
     throw error;
   }
 }
@@ -67,13 +67,7 @@ type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
  * (each channel's over every step, a vector field's largest magnitude), checked for size.
  */
 function withAxes(volume: StoredVolume, meta: Record<string, unknown>): StoredVolume {
-  let fields: AxesFields;
-  try {
-    fields = checkAxesFields(meta, volume.shape);
-  } catch (error) {
-    if (error instanceof AxesFieldError) fail(error.message);
-    throw error;
-  }
+  const fields = refusedAs(AxesFieldError, () => checkAxesFields(meta, volume.shape));
   Object.assign(volume, fields);
   if (!hasSteps(fields)) return volume;
   const ranges = meta.channel_ranges;
@@ -118,7 +112,8 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
     if (origin) result.origin = origin;
     if (typeof meta.unit === 'string') result.unit = meta.unit;
     if (range && range.length === 2) result.valueRange = [range[0]!, range[1]!];
-    Object.assign(result, labelsOf(meta, meta.dtype as string));
+    // A segmentation's fields as the process sent them (it checked them; here they are read as any result's are).
+    Object.assign(result, refusedAs(LabelFieldError, () => readLabelFields(meta, meta.dtype as string)));
     return withAxes(result as StoredVolume, meta);
   }
   if (type === 'point_cloud') {

@@ -15,14 +15,12 @@ import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import { missingModuleHint } from './module-hint.ts';
-import { chooseInterpreter, type Interpreter } from './python-interpreter.ts';
+import { chooseInterpreter, missingModuleHint, type Interpreter } from './python-interpreter.ts';
 import { PYTHON_MODULE_DIR } from './python-module-dir.ts';
 import { PythonInvoker } from './python-invoker.ts';
 import { PythonPool, type PythonPoolOptions } from './python-pool.ts';
 import type { ImportProblem, PythonPlugin } from './python-warmer.ts';
 import { SHORT_LANE_THREADS } from '../invoke/room-scheduler.ts';
-
 
 export interface PythonRuntimeOptions extends Pick<PythonPoolOptions, 'processes' | 'cancelGraceMs' | 'maxBytes' | 'maxChildren' | 'log'> {
   /** The interpreter asked for (`--python`), or null for the default choice. */
@@ -129,20 +127,15 @@ export class PythonRuntime {
       this.#python = interpreter.path;
       this.#o.log.info(
         `python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ` +
-          `${this.#o.processes} plugin ` +
-          `processes and ${SHORT_LANE_THREADS} ` +
-          `for short calls`,
+          `${this.#o.processes} plugin processes and ${SHORT_LANE_THREADS} for short calls`,
       );
+      // The runtime's options are the pool's, with the interpreter chosen.
       this.#running = new PythonPool({
+        ...this.#o,
         python: interpreter.path,
         modulePath: PYTHON_MODULE_DIR,
-        processes: this.#o.processes,
         // A process kept for short calls, as the compute threads keep a lane (compute-scheduling.md).
         spare: SHORT_LANE_THREADS,
-        cancelGraceMs: this.#o.cancelGraceMs,
-        maxBytes: this.#o.maxBytes,
-        maxChildren: this.#o.maxChildren,
-        log: this.#o.log,
       });
       return this.#running;
     });

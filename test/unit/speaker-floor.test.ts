@@ -9,10 +9,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentMember } from '../../core/agent/agent-member.ts';
 import { decodeBinary, type BinaryFrame } from '../../core/agent/binary-frame.ts';
-import { SentenceChunks } from '../../core/agent/voice/sentence-chunks.ts';
+import { SentenceChunks } from '../../core/agent/voice/reply-speech.ts';
 import { VoiceRoom } from '../../core/agent/voice/voice-room.ts';
 import { SpeechFault } from '../../core/agent/voice/speech-services.ts';
-import type { VoiceHost } from '../../core/agent/voice/voice-host.ts';
+import type { VoiceHost } from '../../core/agent/voice/room-voice.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 function recordingRoom() {

@@ -39,17 +39,12 @@ export type ModelMessage =
   | { role: 'assistant'; text: string; calls: ModelToolCall[] }
   | { role: 'tool'; results: ModelToolResult[] };
 
-/** Tokens a step used, as the provider counted them. */
-export interface ModelUsage {
-  input: number;
-  output: number;
-}
-
 /** What one step answered: the text said (also streamed) and the tools asked for. */
 export interface ModelStep {
   text: string;
   calls: ModelToolCall[];
-  usage: ModelUsage;
+  /** Tokens the step used, as the provider counted them. */
+  usage: { input: number; output: number };
   /** Bytes of the request sent to the provider for this step. */
   bytesSent: number;
 }

@@ -26,9 +26,8 @@ function partBlock(part: ModelPart): Anthropic.TextBlockParam | Anthropic.ImageB
 
 /** The conversation in the Messages API's shapes (tool results are the user's turn there). */
 function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.MessageParam[] {
-  const block = (part: ModelPart) => partBlock(part);
   return messages.map((message): Anthropic.MessageParam => {
-    if (message.role === 'user') return { role: 'user', content: message.parts.map(block) };
+    if (message.role === 'user') return { role: 'user', content: message.parts.map(partBlock) };
     if (message.role === 'assistant') {
       const content: Anthropic.ContentBlockParam[] = message.text ? [{ type: 'text', text: message.text }] : [];
       for (const call of message.calls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
@@ -37,7 +36,7 @@ function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.Message
     const results: Anthropic.ToolResultBlockParam[] = message.results.map((result) => ({
       type: 'tool_result',
       tool_use_id: result.id,
-      content: result.parts.map(block),
+      content: result.parts.map(partBlock),
       ...(result.isError ? { is_error: true } : {}),
     }));
     return { role: 'user', content: results };

@@ -62,8 +62,7 @@ export class ServiceAgentRooms implements AgentRoomsPort, HeadsetCalls {
           },
         )
         .finally(() => (this.#looking = false));
-    }, LOOK_MS);
-    this.#timer.unref();
+    }, LOOK_MS).unref();
   }
 
   async join(roomId: string, member: AgentMember): Promise<void> {
@@ -103,8 +102,7 @@ export class ServiceAgentRooms implements AgentRoomsPort, HeadsetCalls {
     const reply = randomUUID();
     return new Promise((resolve, reject) => {
       const late = () => createHostError('SPC_ERR_HEADSET_TIMEOUT', name, String(FORWARDED_CALL_MS / 1000));
-      const timer = setTimeout(() => this.#answered(reply)?.reject(late()), FORWARDED_CALL_MS);
-      timer.unref();
+      const timer = setTimeout(() => this.#answered(reply)?.reject(late()), FORWARDED_CALL_MS).unref();
       this.#calls.set(reply, { resolve, reject, timer });
       this.#relay.send(holder, { kind: 'call', room: roomId, from: this.#relay.self, reply, name, args });
     });

@@ -7,13 +7,48 @@
  * that reply is not spoken: its `agent_audio_end` follows at once.
  * Silencing it (an interrupt, someone taking the floor) drops what is waiting, abandons the
  * sentence being spoken, and says `agent_audio_end` with `interrupted` at once.
+ *
+ * A sentence ends at `.`, `!`, `?` or a line break followed by a space (or the end of what has
+ * come), once it holds a few characters, so speech starts with the first sentence rather than
+ * after the whole reply. What is left when the reply ends is the last sentence.
  */
 import { hostFrames } from '../agent-frames.ts';
 import { encodeBinary, ttsHeader } from '../binary-frame.ts';
 import { bytesOf } from './pcm-audio.ts';
-import { SentenceChunks } from './sentence-chunks.ts';
 import { SpeechFault, type TextToSpeech } from './speech-services.ts';
-import type { VoiceHost } from './voice-host.ts';
+import type { VoiceHost } from './room-voice.ts';
+
+const ENDS = new Set(['.', '!', '?', '\n']);
+/** Fewest characters a sentence holds (so "1." in a list is not one). */
+const MIN_SENTENCE = 3;
+
+export class SentenceChunks {
+  #text = '';
+
+  /** Adds a piece of the reply; answers the sentences it completed. */
+  feed(piece: string): string[] {
+    this.#text += piece;
+    const sentences: string[] = [];
+    let start = 0;
+    for (let i = 0; i < this.#text.length; i++) {
+      if (!ENDS.has(this.#text[i]!)) continue;
+      const next = this.#text[i + 1];
+      if ((next !== undefined && next !== ' ' && next !== '\n') || i + 1 - start < MIN_SENTENCE) continue;
+      const sentence = this.#text.slice(start, i + 1).trim();
+      if (sentence) sentences.push(sentence);
+      start = i + 1;
+    }
+    this.#text = this.#text.slice(start);
+    return sentences;
+  }
+
+  /** What is left: the reply's last sentence, or ''. */
+  flush(): string {
+    const rest = this.#text.trim();
+    this.#text = '';
+    return rest;
+  }
+}
 
 /** The end of a reply in the queue of sentences. */
 const END = Symbol('end of the reply');

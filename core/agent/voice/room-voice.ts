@@ -2,7 +2,9 @@
  * @module room-voice
  * What a room's voice is to the room: the speaker floor (`bind`, `unbind`, audio frames) and the
  * agent's speech (its reply's text in, `tts` frames and `agent_audio_end` out). The room hands
- * it what it hears; speech-floor.ts and reply-speech.ts are its halves.
+ * it what it hears; speech-floor.ts and reply-speech.ts are its halves. And what the voice asks
+ * of its room (`VoiceHost`): to reach every socket, to stop the running turn (a barge-in), to
+ * take a transcribed utterance as a turn, and to report a fault.
  */
 import type { AgentMember } from '../agent-member.ts';
 import type { BinaryFrame } from '../binary-frame.ts';
@@ -22,4 +24,15 @@ export interface RoomVoice {
   /** Stops the agent's speech now (an interrupt, a barge-in). */
   silence(interrupted: boolean): void;
   close(): void;
+}
+
+export interface VoiceHost {
+  readonly id: string;
+  broadcast(frame: object): void;
+  broadcastBytes(data: Buffer): void;
+  /** Stops the turn the agent is running (its speech already silenced). */
+  interruptTurn(): void;
+  /** What `member` said, as a turn. */
+  turn(member: AgentMember, text: string): void;
+  fault(message: string, error: unknown): void;
 }

@@ -12,7 +12,7 @@ import type { AgentMember } from '../agent-member.ts';
 import type { BinaryFrame } from '../binary-frame.ts';
 import { SpeechFault, type SpeechToText } from './speech-services.ts';
 import { audioHeaderProblem, MAX_UTTERANCE_SECONDS, MIN_UTTERANCE_SECONDS, Utterance } from './utterance.ts';
-import type { VoiceHost } from './voice-host.ts';
+import type { VoiceHost } from './room-voice.ts';
 
 /** Longest the floor is held, from when it was taken. */
 export const FLOOR_HOLD_MS = 90_000;
@@ -43,8 +43,7 @@ export class SpeakerFloor {
   take(member: AgentMember): void {
     this.#holder = member;
     this.#utterance = new Utterance();
-    this.#timer = setTimeout(() => this.#expire(member), this.holdMs);
-    this.#timer.unref();
+    this.#timer = setTimeout(() => this.#expire(member), this.holdMs).unref();
     this.#host.broadcast(hostFrames.speakerBound(member.clientId));
   }
 

@@ -12,7 +12,6 @@
  * hold more than that. Whatever goes wrong (no answer in time, no connection, a refusal, an
  * answer past its bound) is thrown as a {@link SpeechFault} in words a room can be told.
  */
-import { readBounded } from './bounded-body.ts';
 import { readWav, resample, samplesOf } from './pcm-audio.ts';
 
 /** The rate speech goes out at (the `tts` frames' header says it). */
@@ -45,6 +44,36 @@ export interface SpeechToText {
 export interface TextToSpeech {
   /** 24 kHz mono 16-bit samples of `text` spoken. */
   speak(text: string, signal: AbortSignal): Promise<Int16Array>;
+}
+
+/** An answer read as a stream, at most `limit` bytes of it: past the bound the stream is cancelled (the connection let go). */
+interface BoundedBody {
+  /** At most `limit` bytes of the answer, from its start. */
+  bytes: Buffer;
+  /** The answer went on past `limit` (and was not read further). */
+  over: boolean;
+}
+
+/** Reads `body` until it ends or passes `limit` bytes, whichever comes first. */
+async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number): Promise<BoundedBody> {
+  if (!body) return { bytes: Buffer.alloc(0), over: false };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return { bytes: Buffer.concat(chunks, total), over: false };
+      chunks.push(value);
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        return { bytes: Buffer.concat(chunks, total).subarray(0, limit), over: true };
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /** `<base>/v1/audio/<route>`, without doubling a `/v1` the base already ends in. */

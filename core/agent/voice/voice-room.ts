@@ -9,11 +9,10 @@
 import { hostFrames } from '../agent-frames.ts';
 import type { AgentMember } from '../agent-member.ts';
 import type { BinaryFrame } from '../binary-frame.ts';
-import type { RoomVoice } from './room-voice.ts';
+import type { RoomVoice, VoiceHost } from './room-voice.ts';
 import { ReplySpeech } from './reply-speech.ts';
 import { SpeakerFloor } from './speaker-floor.ts';
 import type { SpeechToText, TextToSpeech } from './speech-services.ts';
-import type { VoiceHost } from './voice-host.ts';
 
 export class VoiceRoom implements RoomVoice {
   #host: VoiceHost;
