@@ -9,7 +9,7 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import type { FileData } from '../../../core/wire/decoded-types.ts';
-import { meshoptGltfLoader } from '../mesh/glb-mesh.ts';
+import { bufferOf, meshoptGltfLoader } from '../mesh/glb-mesh.ts';
 import { texturePlane } from '../image/image-plane.ts';
 import { meshMaterial } from '../mesh/mesh-object.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
@@ -29,11 +29,6 @@ export interface FileContent extends StageContent {
 function extension(file: FileData): string {
   const dot = file.fileName.lastIndexOf('.');
   return dot >= 0 ? file.fileName.slice(dot + 1).toLowerCase() : '';
-}
-
-function arrayBuffer(file: FileData): ArrayBuffer {
-  const { bytes } = file;
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 /** Swaps loader materials for ours (keeps vertex colours), and counts what is there. */
@@ -81,9 +76,9 @@ async function parseModel(file: FileData, ext: string): Promise<THREE.Object3D |
     case 'obj':
       return new OBJLoader().parse(new TextDecoder().decode(file.bytes));
     case 'stl':
-      return new THREE.Mesh(new STLLoader().parse(arrayBuffer(file)));
+      return new THREE.Mesh(new STLLoader().parse(bufferOf(file.bytes)));
     case 'ply': {
-      const geometry = new PLYLoader().parse(arrayBuffer(file));
+      const geometry = new PLYLoader().parse(bufferOf(file.bytes));
       if (geometry.index === null && geometry.getAttribute('position').count % 3 !== 0) {
         return new THREE.Points(geometry, new THREE.PointsMaterial({ size: 0.01, vertexColors: !!geometry.getAttribute('color') }));
       }
@@ -91,7 +86,7 @@ async function parseModel(file: FileData, ext: string): Promise<THREE.Object3D |
     }
     case 'glb':
     case 'gltf':
-      return (await meshoptGltfLoader().parseAsync(arrayBuffer(file), '')).scene;
+      return (await meshoptGltfLoader().parseAsync(bufferOf(file.bytes), '')).scene;
     default:
       return null;
   }
