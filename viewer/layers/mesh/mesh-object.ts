@@ -18,7 +18,7 @@ function toLinear(c: number): number {
 }
 
 /** sRGB colours (bytes 0..255 or floats 0..1) as the linear floats three.js shades with. */
-function linearColors(colors: Uint8Array | Float32Array): Float32Array {
+export function linearColors(colors: Uint8Array | Float32Array): Float32Array {
   const linear = new Float32Array(colors.length);
   if (colors instanceof Uint8Array) {
     const table = new Float32Array(256).map((_, i) => toLinear(i / 255));
