@@ -136,8 +136,7 @@ export class VolumeSlices implements VolumeContent {
       march: () => {
         const { count, dims } = frame;
         const range = { min: this.#min, span: this.#span };
-        const size = { w: count.x, h: count.y, d: count.z };
-        const raymarch = createRaymarchedVolume(volume.data, size, range, dims, this.#table, this.#stage.depth);
+        const raymarch = createRaymarchedVolume(volume.data, count, range, dims, this.#table, this.#stage.depth);
         this.#setWindowOn(raymarch);
         raymarch.setFloor(this.#floor);
         raymarch.setDensity(densityOf(this.#opacity));
