@@ -15,11 +15,6 @@ import { NO_UNIT } from '../../../core/wire/round-length.ts';
 import type { Stage } from '../../stage/stage.ts';
 import type { StagePick } from '../../stage/stage-pick.ts';
 
-export interface ValueReadout {
-  element: HTMLElement;
-  dispose(): void;
-}
-
 const IDLE = 'point at a slice';
 const IDLE_POSITION = '–';
 
@@ -57,7 +52,7 @@ export function attachValueReadout(
   stage: Stage,
   nameOf: (layer: string) => string | null = () => null,
   unitOf: (layer: string) => string | null = () => null,
-): ValueReadout {
+): { element: HTMLElement; dispose(): void } {
   const text = h('output', { class: 'value-readout-text', 'data-testid': 'value-readout' }, IDLE);
   const position = h('output', { class: 'value-readout-text', 'data-testid': 'pointer-position' }, IDLE_POSITION);
   const element = h(
