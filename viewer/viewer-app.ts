@@ -33,7 +33,7 @@ import { StatsView } from './stage/stats-view.ts';
 import { runSubject } from './subject-run.ts';
 import { openSubject, placePanel, showAsked, subjectAsEntry, subjectAsSource } from './subject-open.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
-import { LinkCamera } from './stage/link-camera.ts';
+import { linkCamera } from './stage/link-camera.ts';
 import { createPageVr } from './page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
 import { ViewerRoom } from './room/viewer-room.ts';
@@ -109,7 +109,7 @@ export class ViewerApp {
     });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
-      new LinkCamera(this.#stage);
+      linkCamera(this.#stage);
       this.#vr = createPageVr({
         stage: this.#stage,
         follower: this.#rooms.follower,
