@@ -21,7 +21,7 @@ const IDLE_POSITION = '–';
 /** The readout's words for a pick. */
 export function describePick(pick: StagePick): string {
   const voxel = pick.voxel;
-  // Where a surface or a point is, the row under it says (describePosition), with its unit.
+  // Where a surface or a point is, the row under it says (formatPosition), with its unit.
   const at = voxel ? ` at x ${voxel.x}, y ${voxel.y}, z ${voxel.z}` : '';
   if (pick.label) return `label ${pick.label.id}${pick.label.name ? ` ${pick.label.name}` : ''}${at}`;
   if (voxel) return `${formatValue(voxel.value)}${at}`;
@@ -32,11 +32,6 @@ export function describePick(pick: StagePick): string {
 export function formatPosition(point: readonly number[], unit: string | null): string {
   const [x, y, z] = point.map((v) => formatValue(v));
   return `x ${x}, y ${y}, z ${z} ${unit || NO_UNIT}`;
-}
-
-/** Where a pick is in physical units, in its layer's frame. */
-export function describePosition(pick: StagePick, unit: string | null): string {
-  return formatPosition(positionOf(pick), unit);
 }
 
 /** The point a pick names in its layer's frame: a voxel's centre, else the point itself. */
@@ -79,7 +74,7 @@ export function attachValueReadout(
     text.dataset.label = pick.label ? String(pick.label.id) : '';
     text.dataset.point = JSON.stringify(pick.room.toArray().map((v) => Number(v.toPrecision(6))));
     const unit = unitOf(pick.layer);
-    position.textContent = describePosition(pick, unit);
+    position.textContent = formatPosition(positionOf(pick), unit);
     position.dataset.position = JSON.stringify(positionOf(pick).map((v) => Number(v.toPrecision(6))));
     position.dataset.unit = unit ?? '';
   };
