@@ -217,10 +217,7 @@ export class SteppedVolume implements VolumeContent {
     this.#drawnKey = key;
     const looks = states && ((c: number) => ({ rgb: rgbOf(states[c]!.color), window: states[c]!.window }));
     this.#swap(pieces.length > 0 ? createStepContent(pieces, looks, this.#stage) : null);
-    this.#time?.drawn(
-      t,
-      pieces.some((p) => p.coarse),
-    );
+    this.#time?.drawn(t, pieces.some((p) => p.coarse));
     this.panel.dataset.drawn = `${t}:${pieces.map((p) => p.c).join(',')}`;
     this.#channels?.show(this.#channelStates());
     return true;
