@@ -45,11 +45,7 @@ function normalise(root: THREE.Object3D, colour: THREE.Color | null): { stats: F
       const keep = Array.isArray(node.material) ? node.material : [node.material];
       const usesTextures = keep.some((m) => m instanceof THREE.MeshStandardMaterial && m.map);
       if (!usesTextures) {
-        const material = meshMaterial(colour);
-        if (geometry.getAttribute('color')) {
-          material.vertexColors = true;
-          material.color.set(0xffffff);
-        }
+        const material = meshMaterial(colour, !!geometry.getAttribute('color'));
         node.material = material;
         materials.push(material);
       }
