@@ -242,27 +242,23 @@ export class ViewerApp {
     // Held until the request is running (it holds the picture itself from then on).
     const pictured = this.#stage?.firstPicture.hold();
     try {
-      await this.#selectNow(id, initial, asFunction);
+      const token = ++this.#selection;
+      this.#requests.reset();
+      this.#current = null;
+      this.#panel = null;
+      this.#isFunction = asFunction;
+      this.#catalog.select(asFunction ? null : id);
+      this.#functions.select(asFunction ? id : null);
+      const isCurrent = () => token === this.#selection;
+      const views = { client: this.#client, layout: this.#layout, head: this.#head, overlay: this.#overlay };
+      const meta = await openSubject(views, id, asFunction, isCurrent);
+      if (!meta || !isCurrent()) return;
+      this.#current = meta;
+      this.#panel = placePanel(this.#layout, meta, initial, (mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0));
+      this.#request(0);
     } finally {
       pictured?.();
     }
-  }
-
-  async #selectNow(id: string, initial: Record<string, unknown> | null, asFunction: boolean): Promise<void> {
-    const token = ++this.#selection;
-    this.#requests.reset();
-    this.#current = null;
-    this.#panel = null;
-    this.#isFunction = asFunction;
-    this.#catalog.select(asFunction ? null : id);
-    this.#functions.select(asFunction ? id : null);
-    const isCurrent = () => token === this.#selection;
-    const views = { client: this.#client, layout: this.#layout, head: this.#head, overlay: this.#overlay };
-    const meta = await openSubject(views, id, asFunction, isCurrent);
-    if (!meta || !isCurrent()) return;
-    this.#current = meta;
-    this.#panel = placePanel(this.#layout, meta, initial, (mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0));
-    this.#request(0);
   }
 
   /** Sends the current specimen, params and room (after `delayMs`); the newest request wins. */
