@@ -120,15 +120,15 @@ export class SteppedVolume implements VolumeContent {
     return new TimeControls(this.#steps, first, {
       seek: (next) => {
         player.go(next);
-        this.#share({ t: player.t });
+        this.onDisplayChange?.({ t: player.t });
       },
       play: (rate) => {
         player.setRate(rate);
-        this.#share({ playing: player.rate });
+        this.onDisplayChange?.({ playing: player.rate });
       },
       pause: () => {
         player.pause();
-        this.#share({ playing: 0, t: player.t });
+        this.onDisplayChange?.({ playing: 0, t: player.t });
       },
     });
   }
@@ -137,17 +137,13 @@ export class SteppedVolume implements VolumeContent {
     return new ChannelList(this.#count, (next) => {
       this.#roomChannels = next;
       this.#player.go(this.#player.t);
-      this.#share({ channels: next });
+      this.onDisplayChange?.({ channels: next });
     });
   }
 
   #setVectorMode(c: StepChannel): void {
     this.#vectorMode = c;
     this.#player.go(this.#player.t);
-  }
-
-  #share(change: LayerDisplay): void {
-    this.onDisplayChange?.(change);
   }
 
   #channelStates(): ChannelState[] {
