@@ -133,11 +133,6 @@ ${sample}
 /** Voxels, or units, along each axis of a box. */
 type Sizes = { x: number; y: number; z: number };
 
-/** Two samples per voxel along the longest edge (at least 64 across the box). */
-export function stepSizeFor(voxels: Sizes): number {
-  return 1 / Math.max(64, 2 * Math.max(voxels.x, voxels.y, voxels.z));
-}
-
 /**
  * The box (scaled to `dims`) that runs `fragmentShader` with `uniforms` and the shared ones:
  * the scene depth, the clip planes (the layer's world planes brought into the box's space
@@ -161,7 +156,8 @@ export function createRaymarchBox(
       clipPlanes: { value: clipPlanes },
       clipCount: { value: 0 },
       layerOpacity: { value: 1 },
-      stepSize: { value: stepSizeFor(voxels) },
+      // Two samples per voxel along the longest edge (at least 64 across the box).
+      stepSize: { value: 1 / Math.max(64, 2 * Math.max(voxels.x, voxels.y, voxels.z)) },
       boxSize: { value: new THREE.Vector3(dims.x, dims.y, dims.z) },
       voxels: { value: new THREE.Vector3(voxels.x, voxels.y, voxels.z) },
     },
