@@ -78,14 +78,5 @@ export function createLabelsRaymarch(
   };
   setTable(table);
   const box = createRaymarchBox(fragmentShader, { labels: { value: labels }, table: { value: tableTexture } }, count, dims, depth);
-  return {
-    mesh: box.mesh,
-    applyLook: box.applyLook,
-    setTable,
-    dispose(): void {
-      labels.dispose();
-      tableTexture.dispose();
-      box.dispose();
-    },
-  };
+  return { ...box, setTable };
 }

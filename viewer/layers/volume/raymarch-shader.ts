@@ -136,7 +136,8 @@ type Sizes = { x: number; y: number; z: number };
 /**
  * The box (scaled to `dims`) that runs `fragmentShader` with `uniforms` and the shared ones:
  * the scene depth, the clip planes (the layer's world planes brought into the box's space
- * before each draw), the layer opacity, the step and the box's proportions.
+ * before each draw), the layer opacity, the step and the box's proportions. Disposing it frees
+ * the textures among `uniforms` too.
  */
 export function createRaymarchBox(
   fragmentShader: string,
@@ -197,6 +198,7 @@ export function createRaymarchBox(
     dispose(): void {
       geometry.dispose();
       material.dispose();
+      for (const { value } of Object.values(uniforms)) if (value instanceof THREE.Texture) value.dispose();
     },
   };
 }

@@ -109,8 +109,7 @@ export function createRaymarchedVolume(
   };
   const box = createRaymarchBox(fragmentShader, uniforms, count, dims, depth);
   return {
-    mesh: box.mesh,
-    applyLook: box.applyLook,
+    ...box,
     setColormap,
     /** The window as shares (0..1) of the value range the samples were scaled by. */
     setWindow(lowShare: number, highShare: number): void {
@@ -127,11 +126,6 @@ export function createRaymarchedVolume(
     /** The exponent applied to a sample's place in the window before the colour map (1: linear). */
     setGamma(value: number): void {
       uniforms.gamma.value = value > 0 && Number.isFinite(value) ? value : 1;
-    },
-    dispose(): void {
-      volume.dispose();
-      colormap.dispose();
-      box.dispose();
     },
   };
 }
