@@ -16,12 +16,7 @@ export interface ChannelState {
   window: [number, number];
 }
 
-interface Row {
-  visible: HTMLInputElement;
-  color: HTMLInputElement;
-  low: HTMLInputElement;
-  high: HTMLInputElement;
-}
+type Row = Record<'visible' | 'color' | 'low' | 'high', HTMLInputElement>;
 
 export class ChannelList {
   readonly element: HTMLElement;

@@ -15,11 +15,7 @@ import { meshMaterial } from '../mesh/mesh-object.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 
 /** Counts shown for a file. */
-export interface FileStats {
-  vertices: number;
-  triangles: number;
-  points: number;
-}
+export type FileStats = Record<'vertices' | 'triangles' | 'points', number>;
 
 /** A previewable file with its counts. */
 export interface FileContent extends StageContent {

@@ -49,11 +49,7 @@ function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, 
 }
 
 /** A slider of a volume's panel: its row (named `axis`), its input (`label` to a screen reader) and the number beside it. */
-export interface SliderRow {
-  row: HTMLElement;
-  input: HTMLInputElement;
-  value: HTMLOutputElement;
-}
+export type SliderRow = ReturnType<typeof sliderRow>;
 
 /** A slider row over `range`, showing `shown` beside the slider. */
 export function sliderRow(
@@ -62,7 +58,7 @@ export function sliderRow(
   title: string | null,
   range: { min: number; max: number; step: number; value: number },
   shown: string,
-): SliderRow {
+) {
   const value = h('output', { class: 'slice-value' }, shown);
   const input = h('input', { type: 'range', class: 'slider', ...range, 'aria-label': label, 'data-axis': axis });
   return { row: toolRow('label', axis, title, input, value), input, value };
