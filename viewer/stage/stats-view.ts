@@ -13,11 +13,7 @@ import { formatBytes, formatCount, h, replaceChildren } from '../dom.ts';
 export const STAT_EVENT = 'vitrine-stat';
 
 /** One fact: `key` names it for scripts (`data-stat`), `label` for people. */
-export interface Stat {
-  key: string;
-  label: string;
-  value: string;
-}
+export type Stat = Record<'key' | 'label' | 'value', string>;
 
 /** The facts of a decoded result. */
 export function statsOf(data: SpecimenData): Stat[] {
