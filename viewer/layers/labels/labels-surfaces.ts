@@ -49,12 +49,7 @@ function held(stage: LodStage, source: LodSource, look: LabelsLook) {
 /** The surfaces alone: a segmentation shown in `surface` mode, or before its volume comes. */
 export function labelSurfaces(stage: LodStage, source: LodSource, look: LabelsLook = {}): StageContent {
   const { surfaces, release, recolour } = held(stage, source, look);
-  return {
-    ...surfaces,
-    object: surfaces.object,
-    applyDisplay: (display) => recolour(display.labels),
-    dispose: release,
-  };
+  return { ...surfaces, applyDisplay: (display) => recolour(display.labels), dispose: release };
 }
 
 /** Shows the parts a mode shows. */
