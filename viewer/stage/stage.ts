@@ -250,3 +250,18 @@ export class Stage {
     this.canvas.dataset.layersDrawn = shown.map((layer) => layer.id).join(' ');
   };
 }
+
+/**
+ * The page's stage in `host` (the layout's stage host), or null with the browser's reason: a
+ * browser that gives no WebGL context leaves `pane` marked `data-webgl="unavailable"`, and the
+ * page works on without drawing.
+ */
+export function stageOrProblem(host: HTMLElement, pane: HTMLElement): { stage: Stage | null; problem: string | null } {
+  try {
+    return { stage: new Stage(host), problem: null };
+  } catch (error) {
+    if (!(error instanceof WebGLUnavailableError)) throw error;
+    pane.dataset.webgl = 'unavailable';
+    return { stage: null, problem: error.message };
+  }
+}
