@@ -40,12 +40,8 @@ class MarkRow {
     this.#label.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') this.#label.blur();
     });
-    const remove = h(
-      'button',
-      { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' },
-      '×',
-    );
-    remove.addEventListener('click', () => actions.remove(this.#mark));
+    const attrs = { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' };
+    const remove = h('button', { ...attrs, onclick: () => actions.remove(this.#mark) }, '×');
     this.element = h('li', { class: 'mark-row', 'data-testid': 'mark-row' }, this.#kind, this.#label, this.#measure, this.#author, remove);
   }
 

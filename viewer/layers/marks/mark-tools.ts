@@ -32,13 +32,8 @@ export class MarkTools {
   /** `choose` when the user picks a tool. */
   constructor(choose: (tool: MarkTool) => void) {
     this.#buttons = TOOLS.map(({ tool, text, title }) => {
-      const button = h(
-        'button',
-        { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' },
-        text,
-      );
-      button.addEventListener('click', () => choose(tool));
-      return button;
+      const attrs = { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' };
+      return h('button', { ...attrs, onclick: () => choose(tool) }, text);
     });
     this.element = h(
       'div',
