@@ -22,15 +22,13 @@ export interface SlicePlaneOptions {
   changed(): void;
 }
 
-/** One slice's plane, its texture (sampled nearest) and the pixels the texture shows. */
-interface SlicePlane {
-  texture: THREE.DataTexture;
-  mesh: THREE.Mesh;
-  pixels: Uint8Array<ArrayBuffer>;
-}
+type SlicePlane = ReturnType<typeof slicePlane>;
 
-/** The plane normal to `axis`, `size` texels, hung in the volume's inner frame. */
-function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, alphaTest: number): SlicePlane {
+/**
+ * The plane normal to `axis`, `size` texels, hung in the volume's inner frame: its mesh, its
+ * texture (sampled nearest) and the pixels the texture shows.
+ */
+function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, alphaTest: number) {
   const { dims } = frame;
   const pixels = new Uint8Array(tw * th * 4);
   const texture = new THREE.DataTexture(pixels, tw, th, THREE.RGBAFormat);
