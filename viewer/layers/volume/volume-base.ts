@@ -11,6 +11,7 @@ import { DEFAULT_VOLUME_MODE, VOLUME_BOX_COLOUR } from '../../../core/wire/layer
 import { h, toolRow } from '../../dom.ts';
 import { applyObjectLook } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
+import type { RaymarchedVolume } from './volume-raymarch.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
 import { createSlicePlanes, type PixelFn } from './slice-planes.ts';
 import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
@@ -18,12 +19,8 @@ import { AXES, type VolumeFrame } from './volume-frame.ts';
 
 export type VolumeMode = 'slices' | 'volume';
 
-/** The ray-marched form an owner makes. */
-export interface Marched {
-  mesh: THREE.Mesh;
-  applyLook(look: LayerLook): void;
-  dispose(): void;
-}
+/** The ray-marched form an owner makes: the mesh, look and disposal every marcher has. */
+export type Marched = Pick<RaymarchedVolume, 'mesh' | 'applyLook' | 'dispose'>;
 
 export interface VolumeBaseOptions {
   /** Words before the view in the panel's title ('' for "Slices"/"Volume"). */
