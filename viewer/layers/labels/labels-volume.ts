@@ -46,8 +46,7 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
       raymarch = createLabelsRaymarch(ids, frame.count, frame.dims, table, stage.depth);
       return raymarch;
     },
-    link: stage.link,
-    changed: stage.changed,
+    stage,
     picked: (mode) => content.onViewChange?.({ mode }),
   });
 

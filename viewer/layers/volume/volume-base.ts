@@ -12,6 +12,7 @@ import { h, toolRow } from '../../dom.ts';
 import { applyObjectLook } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
 import type { RaymarchedVolume } from './volume-raymarch.ts';
+import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
 import { createSlicePlanes, type PixelFn } from './slice-planes.ts';
 import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
@@ -33,12 +34,18 @@ export interface VolumeBaseOptions {
   pickedOnSlice?(x: number, y: number, z: number): boolean;
   /** Makes the ray-marched form (called once, on first use). */
   march(frame: VolumeFrame): Marched;
-  /** The stage's slice point. */
-  link: SliceLink;
-  /** Something changed the picture. */
-  changed(): void;
+  /** The stage it stands on: its slice point, and what to tell when the picture changed. */
+  stage: VolumeStage;
   /** The user picked a view (not called for views applied from elsewhere). */
   picked(mode: VolumeMode): void;
+}
+
+/** What a volume needs of the stage: its slice point and its scene depth (for the ray marcher). */
+export interface VolumeStage {
+  link: SliceLink;
+  depth: SceneDepthUniforms;
+  /** Something changed the picture: draw again. */
+  changed(): void;
 }
 
 /** A hit on a volume before its owner says what the voxel holds. */
@@ -50,7 +57,7 @@ export type VolumeBase = ReturnType<typeof createVolumeBase>;
 /** The shared part of a volume standing in `frame` (volume-frame.ts). */
 export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions) {
   const { count, dims, inner } = frame;
-  const planes = createSlicePlanes(frame, options.pixel, { alphaTest: options.alphaTest, changed: options.changed });
+  const planes = createSlicePlanes(frame, options.pixel, { alphaTest: options.alphaTest, changed: options.stage.changed });
   const edges = new THREE.EdgesGeometry(new THREE.BoxGeometry(dims.x, dims.y, dims.z));
   const edgeMaterial = new THREE.LineBasicMaterial({ color: new THREE.Color().setStyle(VOLUME_BOX_COLOUR, THREE.SRGBColorSpace) });
   const box = new THREE.LineSegments(edges, edgeMaterial);
@@ -82,7 +89,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     if (marched) marched.mesh.visible = next === 'volume';
     planes.setShown(next === 'slices');
     title.textContent = titleOf(next);
-    options.changed();
+    options.stage.changed();
   };
   viewPicker.addEventListener('change', () => {
     setMode(viewPicker.value);
@@ -156,7 +163,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
       }
       return best && { ...best, ...voxelPlace(best.voxel) };
     },
-    attach: (): void => planes.attach(options.link),
+    attach: (): void => planes.attach(options.stage.link),
     dispose(): void {
       planes.dispose();
       edges.dispose();
