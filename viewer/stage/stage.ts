@@ -88,11 +88,9 @@ export class Stage {
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x202634, 1.1));
     const key = new THREE.DirectionalLight(0xffffff, 2.6);
     key.position.set(3, 5, 4);
-    this.scene.add(key);
     const rim = new THREE.DirectionalLight(0x6aa8ff, 0.9);
     rim.position.set(-4, 2, -3);
-    this.scene.add(rim);
-    this.scene.add(this.#grid, this.contentRoot);
+    this.scene.add(key, rim, this.#grid, this.contentRoot);
     this.renderer.xr.enabled = true;
 
     this.view = new StageCamera(this.canvas, () => this.invalidate());
