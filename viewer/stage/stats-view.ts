@@ -66,17 +66,12 @@ export class StatsView {
     );
   }
 
-  /** Changes the value of the fact `key` when it is shown. */
-  update(key: string, value: string): void {
-    const dd = this.element.querySelector(`[data-stat="${key}"] dd`);
-    if (dd) dd.textContent = value;
-  }
-
-  /** Follows the STAT_EVENTs sent inside `area`. */
+  /** Follows the STAT_EVENTs sent inside `area`: the fact an event names, when it is shown, takes its value. */
   follow(area: HTMLElement): void {
     area.addEventListener(STAT_EVENT, (event) => {
       const { key, value } = (event as CustomEvent<{ key: string; value: string }>).detail;
-      this.update(key, value);
+      const dd = this.element.querySelector(`[data-stat="${key}"] dd`);
+      if (dd) dd.textContent = value;
     });
   }
 }
