@@ -5,6 +5,7 @@
  * A page that may only look at its room has every tool but Navigate disabled, titled why.
  */
 import { h } from '../../dom.ts';
+import { labelField } from './mark-list.ts';
 import type { MarkTool } from './mark-placer.ts';
 
 const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
@@ -17,14 +18,7 @@ const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
 export class MarkTools {
   readonly element: HTMLElement;
   readonly #buttons: HTMLButtonElement[];
-  readonly #label = h('input', {
-    type: 'text',
-    class: 'text mark-new-label',
-    maxlength: 256,
-    placeholder: 'label for new marks',
-    'aria-label': 'label for new marks',
-    'data-testid': 'mark-new-label',
-  });
+  readonly #label = labelField('mark-new-label', 'label for new marks', 'mark-new-label');
   readonly #status = h('p', { class: 'mark-status', 'data-testid': 'mark-status', 'aria-live': 'polite' });
   /** Why the page may not place marks ('' when it may). */
   #readOnly = '';
