@@ -30,6 +30,8 @@ export type { VolumeStage } from './volume-base.ts';
 export interface VolumeContent extends StageContent {
   /** Sliders, the colour bar and the view picker, for the stage's tool area. */
   panel: HTMLElement;
+  /** Every volume takes its layer's look itself (on its slices, box and ray marcher). */
+  applyLook(look: LayerLook): void;
 }
 
 /** A floor's share of the colour map, as the panel shows it. */
