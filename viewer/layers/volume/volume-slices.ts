@@ -128,9 +128,8 @@ export class VolumeSlices implements VolumeContent {
       // The readout reads any voxel of a slice, see-through or not.
       pickedOnSlice: () => true,
       march: () => {
-        const { count, dims } = frame;
         const range = { min: this.#min, span: this.#span };
-        const raymarch = createRaymarchedVolume(volume.data, count, range, dims, this.#table, this.#stage.depth);
+        const raymarch = createRaymarchedVolume(volume.data, frame.count, range, frame.dims, this.#table, this.#stage.depth);
         this.#setWindowOn(raymarch);
         raymarch.setFloor(this.#floor);
         raymarch.setDensity(densityOf(this.#opacity));
