@@ -91,36 +91,6 @@ export interface CoarseFirstSteps {
   refines?(coarse: SpecimenData): boolean;
 }
 
-/** The full fetch, started at most once, and whether it has come in. */
-class FullFetch {
-  #steps: CoarseFirstSteps;
-  #delivery: DeliveryQuery | undefined;
-  #stop = new AbortController();
-  #data: Promise<SpecimenData> | null = null;
-  arrived = false;
-
-  constructor(steps: CoarseFirstSteps, delivery: DeliveryQuery | undefined) {
-    this.#steps = steps;
-    this.#delivery = delivery;
-  }
-
-  data(): Promise<SpecimenData> {
-    if (!this.#data) {
-      this.#data = this.#steps.full(this.#delivery, this.#stop.signal);
-      // Settled here so that a fetch nobody waits for (cancelled, or failed after a failed coarse one) is no unhandled rejection.
-      this.#data.then(
-        () => (this.arrived = true),
-        () => {},
-      );
-    }
-    return this.#data;
-  }
-
-  cancel(): void {
-    this.#stop.abort();
-  }
-}
-
 /** Loads and draws a result, coarse first when its type refines. */
 export async function loadCoarseFirst(type: string, fine: DeliveryQuery | undefined, steps: CoarseFirstSteps): Promise<void> {
   const coarse = coarseDelivery(type, fine);
@@ -131,38 +101,52 @@ export async function loadCoarseFirst(type: string, fine: DeliveryQuery | undefi
     await steps.show(only, false);
     return;
   }
-  const full = new FullFetch(steps, fine);
+  // The full fetch, started at most once, and whether it has come in.
+  const stop = new AbortController();
+  let fullData: Promise<SpecimenData> | null = null;
+  const full = { arrived: false };
+  const startFull = (): Promise<SpecimenData> => {
+    if (!fullData) {
+      fullData = steps.full(fine, stop.signal);
+      // Settled here so that a fetch nobody waits for (cancelled, or failed after a failed coarse one) is no unhandled rejection.
+      fullData.then(
+        () => (full.arrived = true),
+        () => {},
+      );
+    }
+    return fullData;
+  };
   let first: SpecimenData;
   try {
     first = await steps.first(coarse, (bytes) => {
-      if (bytes === null || bytes > READ_BEFORE_REFINING_BYTES) void full.data();
+      if (bytes === null || bytes > READ_BEFORE_REFINING_BYTES) void startFull();
     });
   } catch (error) {
-    full.cancel();
+    stop.abort();
     throw error;
   }
   if (!steps.isCurrent()) {
-    full.cancel();
+    stop.abort();
     return;
   }
   if (!mayRefine(first, coarse) || steps.refines?.(first) === false) {
-    full.cancel();
+    stop.abort();
     steps.refining(false);
     await steps.show(first, false);
     return;
   }
-  const fullData = full.data();
+  const wholeData = startFull();
   const coarseDrawn = !full.arrived;
   if (coarseDrawn) {
     steps.refining(true);
     await steps.show(first, false);
     if (!steps.isCurrent()) {
-      full.cancel();
+      stop.abort();
       return;
     }
   }
   try {
-    const data = await fullData;
+    const data = await wholeData;
     if (!steps.isCurrent()) return;
     // The coarse view stays until the full one is drawn (framed afresh when there was none).
     await steps.show(data, coarseDrawn);

@@ -14,17 +14,13 @@ export interface ReloadEvent {
   specimens?: string[];
 }
 
-/** The `catalog` event's data: the published specimens that changed. */
-export interface CatalogEvent {
-  specimens: string[];
-}
-
 export interface HostEventHandlers {
   /** The stream (re)opened: what it sends next is the host's state from scratch. */
   hello?(): void;
   reload(event: ReloadEvent): void;
   buildError(event: BuildErrorEvent): void;
-  catalog?(event: CatalogEvent): void;
+  /** The `catalog` event: the published specimens that changed. */
+  catalog?(event: { specimens: string[] }): void;
 }
 
 /** Opens the stream; returns a function that closes it. */
@@ -42,6 +38,6 @@ export function watchHostEvents(handlers: HostEventHandlers): () => void {
   if (handlers.hello) on('hello', handlers.hello);
   on<ReloadEvent>('reload', handlers.reload);
   on<BuildErrorEvent>('build-error', handlers.buildError);
-  if (handlers.catalog) on<CatalogEvent>('catalog', handlers.catalog);
+  if (handlers.catalog) on('catalog', handlers.catalog);
   return () => source.close();
 }

@@ -6,32 +6,15 @@
 import { h } from './dom.ts';
 import { signInControl } from './panels/sign-in.ts';
 
-export interface Layout {
-  root: HTMLElement;
-  topbar: HTMLElement;
-  roomInput: HTMLInputElement;
-  hostLabel: HTMLElement;
-  catalogPane: HTMLElement;
-  stagePane: HTMLElement;
-  stageHost: HTMLElement;
-  stageHud: HTMLElement;
-  stageTools: HTMLElement;
-  inspector: HTMLElement;
-  paramsSection: HTMLElement;
-  paramsBody: HTMLElement;
-  resetButton: HTMLButtonElement;
-  jobSection: HTMLElement;
-  linksSection: HTMLElement;
-  /** "Open raw data": its href is the current request's `/data` URL. */
-  dataLink: HTMLAnchorElement;
-}
+/** The page's regions, as createLayout makes them. */
+export type Layout = ReturnType<typeof createLayout>;
 
 const LOGO =
   `<svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true">` +
   `<rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 ` +
   `8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
 
-export function createLayout(root: HTMLElement): Layout {
+export function createLayout(root: HTMLElement) {
   const brand = h('div', { class: 'brand' });
   brand.innerHTML = LOGO;
   brand.append(h('span', { class: 'brand-name' }, 'vitrine'));
@@ -77,6 +60,7 @@ export function createLayout(root: HTMLElement): Layout {
     { class: 'section job-section', hidden: true },
     h('div', { class: 'section-head' }, h('h3', {}, 'Request')),
   );
+  // "Open raw data": its href is the current request's `/data` URL.
   const dataLink = h('a', { class: 'link', target: '_blank', rel: 'noopener', 'data-testid': 'data-link' }, 'Open raw data');
   const linksSection = h('section', { class: 'section links', hidden: true }, dataLink, copyLinkButton());
   const inspector = h('aside', { class: 'inspector', 'aria-label': 'Inspector' }, jobSection, paramsSection, linksSection);

@@ -9,23 +9,26 @@
 const KEY = 'vitrine.token';
 const USER_KEY = 'vitrine.user-token';
 
-/** The signed-in user's token, or undefined. */
-export function userToken(): string | undefined {
+/**
+ * What `use` reads or writes in the browser's storage, or undefined where storage throws (a
+ * private window's rules): then a token lives as long as the page.
+ */
+function stored<T>(use: () => T): T | undefined {
   try {
-    return localStorage.getItem(USER_KEY) ?? undefined;
+    return use();
   } catch {
     return undefined;
   }
 }
 
+/** The signed-in user's token, or undefined. */
+export function userToken(): string | undefined {
+  return stored(() => localStorage.getItem(USER_KEY)) ?? undefined;
+}
+
 /** Keeps (or with null forgets) the user's token for this browser. */
 export function keepUserToken(token: string | null): void {
-  try {
-    if (token) localStorage.setItem(USER_KEY, token);
-    else localStorage.removeItem(USER_KEY);
-  } catch {
-    // No storage: signing in lasts as long as the page.
-  }
+  stored(() => (token ? localStorage.setItem(USER_KEY, token) : localStorage.removeItem(USER_KEY)));
 }
 
 /** The token given in the URL (then remembered) or remembered for this tab; undefined when none. */
@@ -33,19 +36,11 @@ export function pageToken(location: Location = window.location): string | undefi
   const query = new URLSearchParams(location.search);
   const given = query.get('token');
   if (given) {
-    try {
-      sessionStorage.setItem(KEY, given);
-    } catch {
-      // No storage (a private window's rules): the token lives as long as the page.
-    }
+    stored(() => sessionStorage.setItem(KEY, given));
     query.delete('token');
     const rest = query.toString();
     window.history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${location.hash}`);
     return given;
   }
-  try {
-    return sessionStorage.getItem(KEY) ?? userToken();
-  } catch {
-    return userToken();
-  }
+  return stored(() => sessionStorage.getItem(KEY)) ?? userToken();
 }

@@ -69,7 +69,7 @@ export async function showOnStage(
   }
   stage.show(rendered.content, refined);
   parts.rooms.shown(rendered.content, rendered.panel ?? null);
-  parts.stats.show([...stats, ...rendered.stats]);
+  parts.stats.show([...stats, ...(rendered.stats ?? [])]);
   if (rendered.content) parts.overlay.clear();
   else parts.overlay.noPreview(data.type === 'file' ? data.contentType : data.type, layout.dataLink.getAttribute('href') ?? '#');
 }

@@ -83,12 +83,7 @@ export function writeUrlState(state: UrlState): void {
   if (name) query.set('name', name);
   // The camera stays in the link while it shows the same thing.
   const cam = now.get('cam');
-  if (
-    cam &&
-    (now.get('specimen') ?? null) === (query.get('specimen') ?? null) &&
-    (now.get('function') ?? null) === (query.get('function') ?? null)
-  )
-    query.set('cam', cam);
+  if (cam && now.get('specimen') === query.get('specimen') && now.get('function') === query.get('function')) query.set('cam', cam);
   const search = query.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

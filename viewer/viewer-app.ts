@@ -26,14 +26,13 @@ import { DownloadMenu } from './panels/download-menu.ts';
 import { AdoptedBlob } from './room/room-blob.ts';
 import type { RoomSubject } from './room/room-follower.ts';
 import { SpecimenHead } from './panels/specimen-head.ts';
-import type { Stage } from './stage/stage.ts';
-import { stageOrProblem } from './stage/stage-or-problem.ts';
+import { stageOrProblem, type Stage } from './stage/stage.ts';
 import { StageOverlay } from './stage/stage-overlay.ts';
 import { StatsView } from './stage/stats-view.ts';
 import { runSubject } from './subject-run.ts';
 import { openSubject, placePanel, showAsked, subjectAsEntry, subjectAsSource } from './subject-open.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
-import { LinkCamera } from './stage/link-camera.ts';
+import { linkCamera } from './stage/link-camera.ts';
 import { createPageVr } from './page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
 import { ViewerRoom } from './room/viewer-room.ts';
@@ -109,7 +108,7 @@ export class ViewerApp {
     });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
-      new LinkCamera(this.#stage);
+      linkCamera(this.#stage);
       this.#vr = createPageVr({
         stage: this.#stage,
         follower: this.#rooms.follower,
@@ -242,27 +241,23 @@ export class ViewerApp {
     // Held until the request is running (it holds the picture itself from then on).
     const pictured = this.#stage?.firstPicture.hold();
     try {
-      await this.#selectNow(id, initial, asFunction);
+      const token = ++this.#selection;
+      this.#requests.reset();
+      this.#current = null;
+      this.#panel = null;
+      this.#isFunction = asFunction;
+      this.#catalog.select(asFunction ? null : id);
+      this.#functions.select(asFunction ? id : null);
+      const isCurrent = () => token === this.#selection;
+      const views = { client: this.#client, layout: this.#layout, head: this.#head, overlay: this.#overlay };
+      const meta = await openSubject(views, id, asFunction, isCurrent);
+      if (!meta || !isCurrent()) return;
+      this.#current = meta;
+      this.#panel = placePanel(this.#layout, meta, initial, (mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0));
+      this.#request(0);
     } finally {
       pictured?.();
     }
-  }
-
-  async #selectNow(id: string, initial: Record<string, unknown> | null, asFunction: boolean): Promise<void> {
-    const token = ++this.#selection;
-    this.#requests.reset();
-    this.#current = null;
-    this.#panel = null;
-    this.#isFunction = asFunction;
-    this.#catalog.select(asFunction ? null : id);
-    this.#functions.select(asFunction ? id : null);
-    const isCurrent = () => token === this.#selection;
-    const views = { client: this.#client, layout: this.#layout, head: this.#head, overlay: this.#overlay };
-    const meta = await openSubject(views, id, asFunction, isCurrent);
-    if (!meta || !isCurrent()) return;
-    this.#current = meta;
-    this.#panel = placePanel(this.#layout, meta, initial, (mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0));
-    this.#request(0);
   }
 
   /** Sends the current specimen, params and room (after `delayMs`); the newest request wins. */

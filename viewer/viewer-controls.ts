@@ -8,17 +8,10 @@ import { h, smallButton } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { pictureName, savePicture } from './panels/save-picture.ts';
 
-/** The views the viewer places in its layout. */
-export interface ViewElements {
+/** The views the viewer places in its layout (the catalog's are its list and the Functions list). */
+export type ViewElements = Record<'buildErrors' | 'head' | 'job' | 'follower' | 'overlay' | 'stats' | 'downloads', HTMLElement> & {
   catalog: HTMLElement[];
-  buildErrors: HTMLElement;
-  head: HTMLElement;
-  job: HTMLElement;
-  follower: HTMLElement;
-  overlay: HTMLElement;
-  stats: HTMLElement;
-  downloads: HTMLElement;
-}
+};
 
 /** Puts each view where it belongs. */
 export function mountViews(layout: Layout, views: ViewElements): void {

@@ -1,7 +1,8 @@
 /** The viewer's `.xyz` point-cloud reader (viewer/layers/points/parse-xyz.ts). */
 import { describe, expect, it } from 'vitest';
 import { parseXyz } from '../../viewer/layers/points/parse-xyz.ts';
-import { ownColours, rareColoursLast } from '../../viewer/layers/points/points-object.ts';
+import { linearColors } from '../../viewer/layers/mesh/mesh-object.ts';
+import { rareColoursLast } from '../../viewer/layers/points/points-object.ts';
 
 describe('parseXyz', () => {
   it('reads positions and byte colours, skipping comments and blank lines', () => {
@@ -25,9 +26,9 @@ describe('parseXyz', () => {
   });
 });
 
-describe('ownColours', () => {
+describe('linearColors', () => {
   it('turns sRGB bytes into linear light, keeping pink pink', () => {
-    const [r, g, b] = ownColours(Uint8Array.from([255, 110, 170]));
+    const [r, g, b] = linearColors(Uint8Array.from([255, 110, 170]));
     expect(r).toBeCloseTo(1, 5);
     expect(g!).toBeLessThan(b!);
     expect(b!).toBeLessThan(r!);

@@ -35,7 +35,7 @@ export interface Rendered {
   /** Controls for the stage's tool area (volume slices). */
   panel?: HTMLElement;
   /** Facts only known after parsing (file meshes). */
-  stats: Stat[];
+  stats?: Stat[];
 }
 
 /** What the specimen (or its layer) says about how to draw it. */
@@ -59,16 +59,13 @@ export function meshFromLevels(stage: Stage, levels: LodSource, colour: THREE.Co
 export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
   switch (data.type) {
     case 'mesh':
-      return {
-        content: look.levels ? meshFromLevels(stage, look.levels, look.meshColour) : createMeshObject(data, look.meshColour),
-        stats: [],
-      };
+      return { content: look.levels ? meshFromLevels(stage, look.levels, look.meshColour) : createMeshObject(data, look.meshColour) };
     case 'point_cloud': {
       const content = createPointsObject(data, () => stage.invalidate());
-      return { content, panel: content.panel, stats: [] };
+      return { content, panel: content.panel };
     }
     case 'image':
-      return { content: createImagePlane(data), stats: [] };
+      return { content: createImagePlane(data) };
     case 'volume': {
       const volumeStage = { link: stage.slices, depth: stage.depth.uniforms, changed: () => stage.invalidate() };
       const labels = data.labels === true || look.kind === 'labels';
@@ -83,7 +80,7 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
         : stepped
           ? new SteppedVolume(data, look.steps!, volumeStage)
           : new VolumeSlices(data, volumeStage);
-      return { content, panel: content.panel, stats: [] };
+      return { content, panel: content.panel };
     }
     case 'file': {
       // A plain-text point cloud is drawn like a computed one, with the same colour controls.
@@ -93,7 +90,7 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
         return { ...rendered, stats: statsOf(cloud) };
       }
       const content = await createFileObject(data, look.meshColour);
-      if (!content) return { content: null, stats: [] };
+      if (!content) return { content: null };
       const counts = (['vertices', 'triangles', 'points'] as const).filter((key) => content.stats[key]);
       return { content, stats: counts.map((key): Stat => ({ key, label: key, value: formatCount(content.stats[key]) })) };
     }

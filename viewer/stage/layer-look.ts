@@ -45,11 +45,7 @@ export function keptByPlanes(planes: readonly THREE.Plane[], point: THREE.Vector
 }
 
 /** What a material was before any layer look touched it, and the look it has now. */
-interface Own {
-  opacity: number;
-  transparent: boolean;
-  depthWrite: boolean;
-}
+type Own = Pick<THREE.Material, 'opacity' | 'transparent' | 'depthWrite'>;
 
 function ownOf(material: THREE.Material): Own {
   const data = material.userData as { own?: Own };

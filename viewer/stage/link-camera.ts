@@ -7,21 +7,14 @@
 import type { Stage } from './stage.ts';
 import { readCameraPose, writeCameraPose } from '../url-state.ts';
 
-export class LinkCamera {
-  readonly #stage: Stage;
-  #pending: number[] | null = readCameraPose();
-
-  constructor(stage: Stage) {
-    this.#stage = stage;
-    stage.view.onRest(() => writeCameraPose(stage.view.pose()));
-    stage.onShown(() => this.#shown());
-  }
-
-  /** After content was shown: the link's pose, the first time. */
-  #shown(): void {
-    if (!this.#pending) return;
-    this.#stage.view.setPose(this.#pending);
-    this.#stage.invalidate();
-    this.#pending = null;
-  }
+/** Keeps `stage`'s camera in the URL, and puts it where the link says once content is first shown. */
+export function linkCamera(stage: Stage): void {
+  let pending = readCameraPose();
+  stage.view.rest.onRest(() => writeCameraPose(stage.view.pose()));
+  stage.onShown(() => {
+    if (!pending) return;
+    stage.view.setPose(pending);
+    stage.invalidate();
+    pending = null;
+  });
 }

@@ -14,7 +14,8 @@ type Triple = [number, number, number];
 export class StageCamera {
   readonly camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
   readonly controls: OrbitControls;
-  readonly #rest: CameraRest;
+  /** Whether the user is moving the camera, and when it comes to rest after they did (camera-rest.ts). */
+  readonly rest: CameraRest;
   /** True while setCameraView moves the camera (not the user's move). */
   #applying = false;
 
@@ -25,20 +26,15 @@ export class StageCamera {
     this.controls.addEventListener('change', changed);
     // A drag or wheel turn starting asks for frames too: damping moves the camera in them.
     this.controls.addEventListener('start', changed);
-    this.#rest = new CameraRest(this.controls, canvas);
+    this.rest = new CameraRest(this.controls, canvas);
     // Damping never quite ends: it moves the camera less and less without telling. At rest the
     // rest of it is spent at once, so the pose a link or a room gets is the one left on screen.
-    this.#rest.onRest(() => this.stopGlide());
-  }
-
-  /** The user holds the camera or it still glides: frames must go on for damping to move it. */
-  get moving(): boolean {
-    return this.#rest.moving;
+    this.rest.onRest(() => this.stopGlide());
   }
 
   /** Applies damping (a 'change' while the camera still moves); once a frame, outside VR. */
   update(): void {
-    this.#rest.frame(this.controls.update());
+    this.rest.frame(this.controls.update());
   }
 
   /** Fits the camera to `box` ('front' looks straight at the XY plane, 'orbit' from above at an angle); null when the box is empty. */
@@ -99,18 +95,10 @@ export class StageCamera {
     // Damping carries the camera on after the pointer lets go, until it comes to rest (counted
     // in frames, camera-rest.ts): the glide is the user's move too, and its rest the last word.
     this.controls.addEventListener('change', () => {
-      if (this.#rest.moving && !this.#applying) fn();
+      if (this.rest.moving && !this.#applying) fn();
     });
     this.controls.addEventListener('end', fn);
-    this.#rest.onRest(fn);
-  }
-
-  /**
-   * Calls `fn` once the camera has come to rest after the user moved it (damping carries it on
-   * a little after the pointer is released).
-   */
-  onRest(fn: () => void): void {
-    this.#rest.onRest(fn);
+    this.rest.onRest(fn);
   }
 
   /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */

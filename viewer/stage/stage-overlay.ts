@@ -16,10 +16,6 @@ export class StageOverlay {
     this.#set('none');
   }
 
-  empty(title: string, text: string): void {
-    this.#set('empty', h('div', { class: 'card' }, h('div', { class: 'card-icon' }, '◇'), h('h3', {}, title), h('p', {}, text)));
-  }
-
   loading(text: string): void {
     this.#set(
       'loading',
@@ -59,9 +55,10 @@ export class StageOverlay {
 
   /** Nothing chosen yet: how to start (or, with `webglProblem`, why nothing can be drawn). */
   idle(webglProblem: string | null): void {
-    if (webglProblem) this.noWebGL(webglProblem);
-    else
-      this.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
+    if (webglProblem) return this.noWebGL(webglProblem);
+    const text = 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.';
+    const card = h('div', { class: 'card' }, h('div', { class: 'card-icon' }, '◇'), h('h3', {}, 'Choose a specimen'), h('p', {}, text));
+    this.#set('empty', card);
   }
 
   /** The browser gives the page no WebGL context. */

@@ -88,11 +88,9 @@ export class Stage {
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x202634, 1.1));
     const key = new THREE.DirectionalLight(0xffffff, 2.6);
     key.position.set(3, 5, 4);
-    this.scene.add(key);
     const rim = new THREE.DirectionalLight(0x6aa8ff, 0.9);
     rim.position.set(-4, 2, -3);
-    this.scene.add(rim);
-    this.scene.add(this.#grid, this.contentRoot);
+    this.scene.add(key, rim, this.#grid, this.contentRoot);
     this.renderer.xr.enabled = true;
 
     this.view = new StageCamera(this.canvas, () => this.invalidate());
@@ -230,7 +228,7 @@ export class Stage {
     if (!this.#dirty && !presenting) {
       // Nothing to draw and the camera at rest: stop asking for frames until something changes
       // (invalidate). An idle page woken 60 times a second cost its browser ~9% of a core.
-      if (!this.view.moving) {
+      if (!this.view.rest.moving) {
         this.#looping = false;
         this.renderer.setAnimationLoop(null);
       }
@@ -249,4 +247,19 @@ export class Stage {
     // Which layers this frame drew (tests and benchmarks wait for all of a scene).
     this.canvas.dataset.layersDrawn = shown.map((layer) => layer.id).join(' ');
   };
+}
+
+/**
+ * The page's stage in `host` (the layout's stage host), or null with the browser's reason: a
+ * browser that gives no WebGL context leaves `pane` marked `data-webgl="unavailable"`, and the
+ * page works on without drawing.
+ */
+export function stageOrProblem(host: HTMLElement, pane: HTMLElement): { stage: Stage | null; problem: string | null } {
+  try {
+    return { stage: new Stage(host), problem: null };
+  } catch (error) {
+    if (!(error instanceof WebGLUnavailableError)) throw error;
+    pane.dataset.webgl = 'unavailable';
+    return { stage: null, problem: error.message };
+  }
 }

@@ -13,11 +13,7 @@ import { formatBytes, formatCount, h, replaceChildren } from '../dom.ts';
 export const STAT_EVENT = 'vitrine-stat';
 
 /** One fact: `key` names it for scripts (`data-stat`), `label` for people. */
-export interface Stat {
-  key: string;
-  label: string;
-  value: string;
-}
+export type Stat = Record<'key' | 'label' | 'value', string>;
 
 /** The facts of a decoded result. */
 export function statsOf(data: SpecimenData): Stat[] {
@@ -70,17 +66,12 @@ export class StatsView {
     );
   }
 
-  /** Changes the value of the fact `key` when it is shown. */
-  update(key: string, value: string): void {
-    const dd = this.element.querySelector(`[data-stat="${key}"] dd`);
-    if (dd) dd.textContent = value;
-  }
-
-  /** Follows the STAT_EVENTs sent inside `area`. */
+  /** Follows the STAT_EVENTs sent inside `area`: the fact an event names, when it is shown, takes its value. */
   follow(area: HTMLElement): void {
     area.addEventListener(STAT_EVENT, (event) => {
       const { key, value } = (event as CustomEvent<{ key: string; value: string }>).detail;
-      this.update(key, value);
+      const dd = this.element.querySelector(`[data-stat="${key}"] dd`);
+      if (dd) dd.textContent = value;
     });
   }
 }

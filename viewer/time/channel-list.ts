@@ -16,12 +16,7 @@ export interface ChannelState {
   window: [number, number];
 }
 
-interface Row {
-  visible: HTMLInputElement;
-  color: HTMLInputElement;
-  low: HTMLInputElement;
-  high: HTMLInputElement;
-}
+type Row = Record<'visible' | 'color' | 'low' | 'high', HTMLInputElement>;
 
 export class ChannelList {
   readonly element: HTMLElement;
@@ -42,29 +37,13 @@ export class ChannelList {
     const items: HTMLElement[] = [];
     for (let i = 0; i < count; i++) {
       const at = { 'data-channel': i };
+      const input = (type: string, cls: string | undefined, what: string, control: string): HTMLInputElement =>
+        h('input', { type, class: cls, 'aria-label': `channel ${i} ${what}`, 'data-control': `channel-${control}`, ...at });
       const row: Row = {
-        visible: h('input', { type: 'checkbox', 'aria-label': `channel ${i} visible`, 'data-control': 'channel-visible', ...at }),
-        color: h('input', {
-          type: 'color',
-          class: 'channel-color',
-          'aria-label': `channel ${i} colour`,
-          'data-control': 'channel-color',
-          ...at,
-        }),
-        low: h('input', {
-          type: 'number',
-          class: 'num channel-window',
-          'aria-label': `channel ${i} window low`,
-          'data-control': 'channel-low',
-          ...at,
-        }),
-        high: h('input', {
-          type: 'number',
-          class: 'num channel-window',
-          'aria-label': `channel ${i} window high`,
-          'data-control': 'channel-high',
-          ...at,
-        }),
+        visible: input('checkbox', undefined, 'visible', 'visible'),
+        color: input('color', 'channel-color', 'colour', 'color'),
+        low: input('number', 'num channel-window', 'window low', 'low'),
+        high: input('number', 'num channel-window', 'window high', 'high'),
       };
       for (const input of Object.values(row)) input.addEventListener('change', report);
       this.#rows.push(row);

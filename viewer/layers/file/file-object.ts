@@ -9,17 +9,13 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import type { FileData } from '../../../core/wire/decoded-types.ts';
-import { meshoptGltfLoader } from '../mesh/glb-mesh.ts';
+import { bufferOf, meshoptGltfLoader } from '../mesh/glb-mesh.ts';
 import { texturePlane } from '../image/image-plane.ts';
 import { meshMaterial } from '../mesh/mesh-object.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 
 /** Counts shown for a file. */
-export interface FileStats {
-  vertices: number;
-  triangles: number;
-  points: number;
-}
+export type FileStats = Record<'vertices' | 'triangles' | 'points', number>;
 
 /** A previewable file with its counts. */
 export interface FileContent extends StageContent {
@@ -29,11 +25,6 @@ export interface FileContent extends StageContent {
 function extension(file: FileData): string {
   const dot = file.fileName.lastIndexOf('.');
   return dot >= 0 ? file.fileName.slice(dot + 1).toLowerCase() : '';
-}
-
-function arrayBuffer(file: FileData): ArrayBuffer {
-  const { bytes } = file;
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 /** Swaps loader materials for ours (keeps vertex colours), and counts what is there. */
@@ -50,11 +41,7 @@ function normalise(root: THREE.Object3D, colour: THREE.Color | null): { stats: F
       const keep = Array.isArray(node.material) ? node.material : [node.material];
       const usesTextures = keep.some((m) => m instanceof THREE.MeshStandardMaterial && m.map);
       if (!usesTextures) {
-        const material = meshMaterial(colour);
-        if (geometry.getAttribute('color')) {
-          material.vertexColors = true;
-          material.color.set(0xffffff);
-        }
+        const material = meshMaterial(colour, !!geometry.getAttribute('color'));
         node.material = material;
         materials.push(material);
       }
@@ -81,9 +68,9 @@ async function parseModel(file: FileData, ext: string): Promise<THREE.Object3D |
     case 'obj':
       return new OBJLoader().parse(new TextDecoder().decode(file.bytes));
     case 'stl':
-      return new THREE.Mesh(new STLLoader().parse(arrayBuffer(file)));
+      return new THREE.Mesh(new STLLoader().parse(bufferOf(file.bytes)));
     case 'ply': {
-      const geometry = new PLYLoader().parse(arrayBuffer(file));
+      const geometry = new PLYLoader().parse(bufferOf(file.bytes));
       if (geometry.index === null && geometry.getAttribute('position').count % 3 !== 0) {
         return new THREE.Points(geometry, new THREE.PointsMaterial({ size: 0.01, vertexColors: !!geometry.getAttribute('color') }));
       }
@@ -91,7 +78,7 @@ async function parseModel(file: FileData, ext: string): Promise<THREE.Object3D |
     }
     case 'glb':
     case 'gltf':
-      return (await meshoptGltfLoader().parseAsync(arrayBuffer(file), '')).scene;
+      return (await meshoptGltfLoader().parseAsync(bufferOf(file.bytes), '')).scene;
     default:
       return null;
   }

@@ -79,10 +79,7 @@ export class EditTools {
   picked(pick: StagePick | null): boolean {
     if (this.#tool === 'none') return false;
     const at = labelPick(pick);
-    if (!at) {
-      this.#hooks.say('Pick a voxel of a segmentation (its slices or its volume).');
-      return false;
-    }
+    if (!at) return this.#refuse('Pick a voxel of a segmentation (its slices or its volume).');
     if (this.#tool === 'brush') return this.#paint(at);
     if (this.#tool === 'merge') return this.#merge(at);
     return this.#seed(at);
@@ -110,20 +107,14 @@ export class EditTools {
   }
 
   #merge(at: LabelPick): boolean {
-    if (at.id === 0) {
-      this.#hooks.say('That is background: pick a segment.');
-      return false;
-    }
+    if (at.id === 0) return this.#refuse('That is background: pick a segment.');
     const first = this.#first;
     if (!first || first.layer !== at.layer) {
       this.#first = at;
       this.#hooks.say(`Keeping ${at.id}: pick the segment to merge into it.`);
       return true;
     }
-    if (first.id === at.id) {
-      this.#hooks.say(`That is ${at.id} again: pick another segment.`);
-      return false;
-    }
+    if (first.id === at.id) return this.#refuse(`That is ${at.id} again: pick another segment.`);
     this.#hooks.send(at.layer, { op: 'merge', segments: [first.id, at.id] });
     this.reset();
     return true;
@@ -131,19 +122,21 @@ export class EditTools {
 
   #seed(at: LabelPick): boolean {
     const segment = this.#segment;
-    if (at.id === 0) {
-      this.#hooks.say('That is background: seeds go on the segment to split.');
-      return false;
-    }
+    if (at.id === 0) return this.#refuse('That is background: seeds go on the segment to split.');
     if (segment && (segment.layer !== at.layer || segment.id !== at.id)) {
-      this.#hooks.say(`Seeds go on segment ${segment.id}: that is ${at.id}.`);
-      return false;
+      return this.#refuse(`Seeds go on segment ${segment.id}: that is ${at.id}.`);
     }
     this.#segment = { layer: at.layer, id: at.id };
     this.#seeds.at(-1)!.push(at.voxel);
     const counts = this.#seeds.map((group) => group.length).join(' + ');
     this.#hooks.say(`Splitting ${at.id}: seeds ${counts}. "Next group" or "Apply split".`);
     return true;
+  }
+
+  /** Says why a pick did nothing; false, as the pick's answer. */
+  #refuse(why: string): false {
+    this.#hooks.say(why);
+    return false;
   }
 }
 

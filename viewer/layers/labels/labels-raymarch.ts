@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import type { LabelIds } from './label-ids.ts';
-import { createRaymarchBox, rayMarchMain, type RaymarchBox } from '../volume/raymarch-shader.ts';
+import { createRaymarchBox, rayMarchMain } from '../volume/raymarch-shader.ts';
 import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
 
 const fragmentShader = /* glsl */ `
@@ -41,15 +41,11 @@ ${rayMarchMain(/* glsl */ `
     vec3 rgb = c.rgb * lit;`)}
 `;
 
-export interface LabelsRaymarch extends Pick<RaymarchBox, 'mesh' | 'applyLook'> {
-  /** Uploads a new colour table (label-colors.ts), one RGBA entry per index. */
-  setTable(table: Uint8Array): void;
-  dispose(): void;
-}
+export type LabelsRaymarch = ReturnType<typeof createLabelsRaymarch>;
 
-/** The integer texture of `ids.index` (C order, `[d, h, w]`). */
-function indexTexture(ids: LabelIds, w: number, h: number, d: number): THREE.Data3DTexture {
-  const texture = new THREE.Data3DTexture(ids.index, w, h, d);
+/** The integer texture of `ids.index` (C order, `[d, h, w]`; `count` along each axis). */
+function indexTexture(ids: LabelIds, count: { x: number; y: number; z: number }): THREE.Data3DTexture {
+  const texture = new THREE.Data3DTexture(ids.index, count.x, count.y, count.z);
   texture.format = THREE.RedIntegerFormat;
   if (ids.index instanceof Uint8Array) [texture.type, texture.internalFormat] = [THREE.UnsignedByteType, 'R8UI'];
   else if (ids.index instanceof Uint16Array) [texture.type, texture.internalFormat] = [THREE.UnsignedShortType, 'R16UI'];
@@ -63,32 +59,24 @@ function indexTexture(ids: LabelIds, w: number, h: number, d: number): THREE.Dat
 
 export function createLabelsRaymarch(
   ids: LabelIds,
-  shape: { w: number; h: number; d: number },
+  count: { x: number; y: number; z: number },
   dims: { x: number; y: number; z: number },
   table: Uint8Array,
   depth: SceneDepthUniforms,
-): LabelsRaymarch {
-  const labels = indexTexture(ids, shape.w, shape.h, shape.d);
+) {
+  const labels = indexTexture(ids, count);
   const rows = Math.max(1, Math.ceil(ids.size / 256));
   const pixels = new Uint8Array(256 * rows * 4);
   const tableTexture = new THREE.DataTexture(pixels, 256, rows, THREE.RGBAFormat);
   tableTexture.minFilter = THREE.NearestFilter;
   tableTexture.magFilter = THREE.NearestFilter;
+  /** Uploads a new colour table (label-colors.ts), one RGBA entry per index. */
   const setTable = (next: Uint8Array): void => {
     pixels.fill(0);
     pixels.set(next.subarray(0, pixels.length));
     tableTexture.needsUpdate = true;
   };
   setTable(table);
-  const box = createRaymarchBox(fragmentShader, { labels: { value: labels }, table: { value: tableTexture } }, shape, dims, depth);
-  return {
-    mesh: box.mesh,
-    applyLook: box.applyLook,
-    setTable,
-    dispose() {
-      labels.dispose();
-      tableTexture.dispose();
-      box.dispose();
-    },
-  };
+  const box = createRaymarchBox(fragmentShader, { labels: { value: labels }, table: { value: tableTexture } }, count, dims, depth);
+  return { ...box, setTable };
 }

@@ -13,7 +13,6 @@ import * as THREE from 'three';
 import type { LayerDisplay, LayerLabels } from '../../../core/wire/scene-types.ts';
 import type { RoomView } from '../../../core/wire/room-types.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
-import { applyObjectLook } from '../../stage/layer-look.ts';
 import { holdSurfaces, type LodSource } from '../mesh/lod-shared.ts';
 import type { LodSurfaces } from '../mesh/lod-surfaces.ts';
 import type { VolumeContent } from '../volume/volume-slices.ts';
@@ -49,12 +48,7 @@ function held(stage: LodStage, source: LodSource, look: LabelsLook) {
 /** The surfaces alone: a segmentation shown in `surface` mode, or before its volume comes. */
 export function labelSurfaces(stage: LodStage, source: LodSource, look: LabelsLook = {}): StageContent {
   const { surfaces, release, recolour } = held(stage, source, look);
-  return {
-    ...surfaces,
-    object: surfaces.object,
-    applyDisplay: (display) => recolour(display.labels),
-    dispose: release,
-  };
+  return { ...surfaces, applyDisplay: (display) => recolour(display.labels), dispose: release };
 }
 
 /** Shows the parts a mode shows. */
@@ -82,8 +76,7 @@ export function withSurfaces(stage: LodStage, source: LodSource, volume: VolumeC
       if (display.mode ?? mode) showMode(display.mode ?? mode, volume, surfaces);
     },
     applyLook(look) {
-      if (volume.applyLook) volume.applyLook(look);
-      else applyObjectLook(volume.object, look);
+      volume.applyLook(look);
       surfaces.applyLook?.(look);
     },
     pick(ray, kept) {

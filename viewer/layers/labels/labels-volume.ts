@@ -43,11 +43,10 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
     },
     seen: (x, y, z) => table[at(x, y, z) * 4 + 3]! > 0,
     march() {
-      raymarch = createLabelsRaymarch(ids, { w: frame.count.x, h: frame.count.y, d: frame.count.z }, frame.dims, table, stage.depth);
+      raymarch = createLabelsRaymarch(ids, frame.count, frame.dims, table, stage.depth);
       return raymarch;
     },
-    link: stage.link,
-    changed: stage.changed,
+    stage,
     picked: (mode) => content.onViewChange?.({ mode }),
   });
 

@@ -15,11 +15,7 @@ export const KIND_WORDS: Record<AnnotationKind, string> = {
 };
 
 /** A mark in one line: its kind, label and measurement, and who made it ('' when nobody is known). */
-export interface MarkLine {
-  id: string;
-  text: string;
-  author: string;
-}
+export type MarkLine = Record<'id' | 'text' | 'author', string>;
 
 /** The room's marks as the VR panel lists them: how many there are, and the newest in a line each. */
 export interface MarkLines {

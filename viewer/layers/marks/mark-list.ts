@@ -15,17 +15,15 @@ export interface MarkListActions {
   remove(mark: Annotation): void;
 }
 
+/** A field for a mark's label (`kind` its class, `placeholder` also what a screen reader says), 256 characters at most. */
+export function labelField(kind: string, placeholder: string, testid: string): HTMLInputElement {
+  return h('input', { type: 'text', class: `text ${kind}`, maxlength: 256, placeholder, 'aria-label': placeholder, 'data-testid': testid });
+}
+
 class MarkRow {
   readonly element: HTMLElement;
   readonly #kind = h('span', { class: 'mark-kind' });
-  readonly #label = h('input', {
-    type: 'text',
-    class: 'text mark-label',
-    maxlength: 256,
-    placeholder: 'label',
-    'aria-label': 'label',
-    'data-testid': 'mark-label',
-  });
+  readonly #label = labelField('mark-label', 'label', 'mark-label');
   readonly #measure = h('span', { class: 'mark-measure', 'data-testid': 'mark-measure' });
   readonly #author = h('span', { class: 'mark-measure mark-author', 'data-testid': 'mark-author' });
   #mark: Annotation;
@@ -40,12 +38,8 @@ class MarkRow {
     this.#label.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') this.#label.blur();
     });
-    const remove = h(
-      'button',
-      { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' },
-      '×',
-    );
-    remove.addEventListener('click', () => actions.remove(this.#mark));
+    const attrs = { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' };
+    const remove = h('button', { ...attrs, onclick: () => actions.remove(this.#mark) }, '×');
     this.element = h('li', { class: 'mark-row', 'data-testid': 'mark-row' }, this.#kind, this.#label, this.#measure, this.#author, remove);
   }
 

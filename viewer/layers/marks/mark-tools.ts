@@ -5,6 +5,7 @@
  * A page that may only look at its room has every tool but Navigate disabled, titled why.
  */
 import { h } from '../../dom.ts';
+import { labelField } from './mark-list.ts';
 import type { MarkTool } from './mark-placer.ts';
 
 const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
@@ -17,14 +18,7 @@ const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
 export class MarkTools {
   readonly element: HTMLElement;
   readonly #buttons: HTMLButtonElement[];
-  readonly #label = h('input', {
-    type: 'text',
-    class: 'text mark-new-label',
-    maxlength: 256,
-    placeholder: 'label for new marks',
-    'aria-label': 'label for new marks',
-    'data-testid': 'mark-new-label',
-  });
+  readonly #label = labelField('mark-new-label', 'label for new marks', 'mark-new-label');
   readonly #status = h('p', { class: 'mark-status', 'data-testid': 'mark-status', 'aria-live': 'polite' });
   /** Why the page may not place marks ('' when it may). */
   #readOnly = '';
@@ -32,13 +26,8 @@ export class MarkTools {
   /** `choose` when the user picks a tool. */
   constructor(choose: (tool: MarkTool) => void) {
     this.#buttons = TOOLS.map(({ tool, text, title }) => {
-      const button = h(
-        'button',
-        { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' },
-        text,
-      );
-      button.addEventListener('click', () => choose(tool));
-      return button;
+      const attrs = { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' };
+      return h('button', { ...attrs, onclick: () => choose(tool) }, text);
     });
     this.element = h(
       'div',

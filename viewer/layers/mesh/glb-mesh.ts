@@ -13,6 +13,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 import type { MeshData, SpecimenData } from '../../../core/wire/decoded-types.ts';
 import type { DeliveryQuery } from '../../../core/wire/wire-types.ts';
+import type { HeldFragment } from './lod-store.ts';
 
 /** What the viewer asks for when it fetches a mesh. */
 export const MESH_DELIVERY: DeliveryQuery = { format: 'glb', compress: 'meshopt' };
@@ -22,15 +23,20 @@ export function meshoptGltfLoader(): GLTFLoader {
   return new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
 }
 
-/** The first mesh of a parsed glTF scene as flat float arrays in scene space. */
-function flatten(scene: THREE.Object3D): MeshData {
+/** The first mesh of a parsed glTF scene (its world matrices updated); `what` names the file when it has none. */
+function firstMesh(scene: THREE.Object3D, what: string): THREE.Mesh {
   scene.updateMatrixWorld(true);
   let found: THREE.Mesh | null = null;
   scene.traverse((node) => {
     if (!found && node instanceof THREE.Mesh) found = node;
   });
-  if (!found) throw new Error('the GLB holds no mesh');
-  const mesh: THREE.Mesh = found;
+  if (!found) throw new Error(`the ${what} holds no mesh`);
+  return found;
+}
+
+/** The first mesh of a parsed glTF scene as flat float arrays in scene space. */
+function flatten(scene: THREE.Object3D): MeshData {
+  const mesh = firstMesh(scene, 'GLB');
   const geometry = mesh.geometry as THREE.BufferGeometry;
   const position = geometry.getAttribute('position');
   const normal = geometry.getAttribute('normal');
@@ -59,29 +65,18 @@ function isGlb(data: SpecimenData): data is SpecimenData & { type: 'file' } {
 /** A GLB answer as mesh data; any other data as it is. */
 export async function asDecodedMesh(data: SpecimenData): Promise<SpecimenData> {
   if (!isGlb(data)) return data;
-  const { bytes } = data;
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const gltf = await meshoptGltfLoader().parseAsync(buffer, '');
+  const gltf = await meshoptGltfLoader().parseAsync(bufferOf(data.bytes), '');
   return flatten(gltf.scene);
 }
 
-/** A fragment as drawn: its geometry, the matrix placing it, and its bytes held. */
-export interface DecodedFragment {
-  geometry: THREE.BufferGeometry;
-  matrix: THREE.Matrix4;
-  bytes: number;
+/** The bytes of a view as an ArrayBuffer of their own (what three's loaders parse). */
+export function bufferOf(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 /** A fragment's GLB as its geometry (quantised attributes, as the GPU takes them), the matrix placing it, and its bytes held. */
-export async function decodeFragmentGlb(bytes: ArrayBuffer): Promise<DecodedFragment> {
-  const gltf = await meshoptGltfLoader().parseAsync(bytes, '');
-  gltf.scene.updateMatrixWorld(true);
-  let found: THREE.Mesh | null = null;
-  gltf.scene.traverse((node) => {
-    if (!found && node instanceof THREE.Mesh) found = node;
-  });
-  if (!found) throw new Error('the fragment holds no mesh');
-  const mesh: THREE.Mesh = found;
+export async function decodeFragmentGlb(bytes: ArrayBuffer): Promise<HeldFragment> {
+  const mesh = firstMesh((await meshoptGltfLoader().parseAsync(bytes, '')).scene, 'fragment');
   (mesh.material as THREE.Material).dispose();
   const geometry = mesh.geometry as THREE.BufferGeometry;
   let held = geometry.index?.array.byteLength ?? 0;

@@ -19,10 +19,7 @@ export const HEADSET_BYTES = 64 * 2 ** 20;
 export const LOD_CONCURRENCY = 6;
 
 /** A layer's frame budgets, in triangles. */
-export interface LodBudget {
-  page: number;
-  headset: number;
-}
+export type LodBudget = Record<'page' | 'headset', number>;
 
 /** The page's budget: `lod_triangles` of its query when it is a positive integer, else PAGE_TRIANGLES. */
 export function pageTriangleBudget(search: string = window.location.search): number {

@@ -47,7 +47,13 @@ declare global {
 
 const layers = new Set<LodProbeLayer>();
 
-function install(): void {
+/** How many layers draw from levels of detail now (they share a frame's triangle budget). */
+export function lodLayerCount(): number {
+  return layers.size;
+}
+
+/** A layer's figures, listed until `forget`. */
+export function probeLayer(resultId: string): { figures: LodProbeLayer; forget(): void } {
   window.vitrineLod ??= {
     layers: () => [...layers].map((layer) => ({ ...layer, levels: [...layer.levels] })),
     reset: () => {
@@ -57,16 +63,6 @@ function install(): void {
       }
     },
   };
-}
-
-/** How many layers draw from levels of detail now (they share a frame's triangle budget). */
-export function lodLayerCount(): number {
-  return layers.size;
-}
-
-/** A layer's figures, listed until `forget`. */
-export function probeLayer(resultId: string): { figures: LodProbeLayer; forget(): void } {
-  install();
   const figures: LodProbeLayer = {
     resultId,
     ...{ frames: 0, vrFrames: 0, triangles: 0, maxTriangles: 0, budget: 0, holes: 0, holeFrames: 0, levels: [] },

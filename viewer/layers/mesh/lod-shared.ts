@@ -56,5 +56,5 @@ export function holdSurfaces(
 /** The surfaces of `source` as a layer's whole content (a large mesh drawn from its levels), held while it lives. */
 export function surfacesContent(...args: Parameters<typeof holdSurfaces>): StageContent {
   const { surfaces, release } = holdSurfaces(...args);
-  return { ...surfaces, object: surfaces.object, dispose: release };
+  return { ...surfaces, dispose: release };
 }

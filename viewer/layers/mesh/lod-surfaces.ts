@@ -94,23 +94,19 @@ function hang({ group, meshes, store, material, renderOrder }: Hanger, drawn: re
 /** A frame's figures into the layer's probe. */
 function record(
   figures: LodProbeLayer,
-  frame: { triangles: number; holes: number; budget: number; vr: boolean; drawn: readonly LodNode[]; segments: number; shown: number },
+  frame: Pick<LodProbeLayer, 'triangles' | 'holes' | 'budget' | 'segments' | 'shown'> & { vr: boolean; drawn: readonly LodNode[] },
   store: LodStore,
 ): void {
+  const { vr, drawn, ...latest } = frame;
+  Object.assign(figures, latest, { heldBytes: store.bytes, inFlight: store.inFlight, ...store.counts });
   figures.frames++;
-  if (frame.vr) figures.vrFrames++;
-  figures.triangles = frame.triangles;
+  if (vr) figures.vrFrames++;
   figures.maxTriangles = Math.max(figures.maxTriangles, frame.triangles);
-  figures.budget = frame.budget;
-  figures.holes = frame.holes;
   if (frame.holes > 0) figures.holeFrames++;
   const levels: number[] = [];
-  for (const node of frame.drawn) levels[node.level] = (levels[node.level] ?? 0) + 1;
+  for (const node of drawn) levels[node.level] = (levels[node.level] ?? 0) + 1;
   figures.levels = Array.from(levels, (n) => n ?? 0);
-  figures.segments = frame.segments;
-  figures.shown = frame.shown;
   if (figures.firstPictureAt === null && frame.segments > 0 && frame.shown === frame.segments) figures.firstPictureAt = performance.now();
-  Object.assign(figures, { heldBytes: store.bytes, inFlight: store.inFlight, ...store.counts });
 }
 
 export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions): LodSurfaces {

@@ -45,10 +45,6 @@ export function meshColourOf(declared: unknown, thumbnailUrl: string | null): Pr
   const own = declaredColour(declared);
   if (own) return Promise.resolve(own);
   if (!thumbnailUrl) return Promise.resolve(null);
-  let colour = cache.get(thumbnailUrl);
-  if (!colour) {
-    colour = fromThumbnail(thumbnailUrl);
-    cache.set(thumbnailUrl, colour);
-  }
-  return colour;
+  if (!cache.has(thumbnailUrl)) cache.set(thumbnailUrl, fromThumbnail(thumbnailUrl));
+  return cache.get(thumbnailUrl)!;
 }

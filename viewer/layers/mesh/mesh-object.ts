@@ -18,7 +18,7 @@ function toLinear(c: number): number {
 }
 
 /** sRGB colours (bytes 0..255 or floats 0..1) as the linear floats three.js shades with. */
-function linearColors(colors: Uint8Array | Float32Array): Float32Array {
+export function linearColors(colors: Uint8Array | Float32Array): Float32Array {
   const linear = new Float32Array(colors.length);
   if (colors instanceof Uint8Array) {
     const table = new Float32Array(256).map((_, i) => toLinear(i / 255));
@@ -29,10 +29,13 @@ function linearColors(colors: Uint8Array | Float32Array): Float32Array {
   return linear;
 }
 
-/** The standard look of meshes, in the specimen's own colour when it has one (mesh-colour.ts). */
-export function meshMaterial(colour: THREE.Color | null = null): THREE.MeshStandardMaterial {
-  const color = colour ?? new THREE.Color().setStyle(DEFAULT_MESH_COLOUR, THREE.SRGBColorSpace);
-  return new THREE.MeshStandardMaterial({ color, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
+/**
+ * The standard look of meshes, in the specimen's own colour when it has one (mesh-colour.ts);
+ * with `vertexColors`, white, so each vertex shows its own colour.
+ */
+export function meshMaterial(colour: THREE.Color | null = null, vertexColors = false): THREE.MeshStandardMaterial {
+  const color = vertexColors ? 0xffffff : (colour ?? new THREE.Color().setStyle(DEFAULT_MESH_COLOUR, THREE.SRGBColorSpace));
+  return new THREE.MeshStandardMaterial({ color, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide, vertexColors });
 }
 
 /** A mesh result on the stage. */
@@ -48,11 +51,7 @@ export function createMeshObject(mesh: MeshData, colour: THREE.Color | null = nu
   const colors = mesh.colors && mesh.colors.length === mesh.vertices.length ? mesh.colors : null;
   if (colors) geometry.setAttribute('color', new THREE.BufferAttribute(linearColors(colors), 3));
   geometry.computeBoundingSphere();
-  const material = meshMaterial(colour);
-  if (colors) {
-    material.vertexColors = true;
-    material.color.set(0xffffff);
-  }
+  const material = meshMaterial(colour, colors !== null);
   const object = new THREE.Mesh(geometry, material);
   return {
     object,

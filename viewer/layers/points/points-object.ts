@@ -16,6 +16,7 @@ import { colormapTable, finiteRange } from '../volume/colormaps.ts';
 import type { ColormapName } from '../volume/colormaps.ts';
 import { DEFAULT_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import { setOwnOpacity } from '../../stage/layer-look.ts';
+import { linearColors } from '../mesh/mesh-object.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
 
@@ -29,27 +30,14 @@ export interface PointsContent extends StageContent {
 
 const SINGLE = new THREE.Color(0x9cc7ee);
 
-/** An sRGB byte or 0..1 value as linear light. */
-function toLinear(value: number): number {
-  return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-}
-
-/** The result's own colours as linear floats (bytes are 0..255, floats 0..1). */
-export function ownColours(colors: Uint8Array | Float32Array): Float32Array {
-  const scale = colors instanceof Uint8Array ? 1 / 255 : 1;
-  const out = new Float32Array(colors.length);
-  for (let i = 0; i < colors.length; i++) out[i] = toLinear(Math.min(1, Math.max(0, colors[i]! * scale)));
-  return out;
-}
-
 /** Scalars through a colour map over `[low, high]`, as linear floats. */
 export function scalarColours(scalars: Float32Array, map: ColormapName, low: number, high: number): Float32Array {
-  const table = colormapTable(map);
+  const table = linearColors(colormapTable(map));
   const span = high - low || 1;
   const out = new Float32Array(scalars.length * 3);
   for (let i = 0; i < scalars.length; i++) {
     const k = Math.max(0, Math.min(255, Math.round(((scalars[i]! - low) / span) * 255))) * 3;
-    for (let c = 0; c < 3; c++) out[i * 3 + c] = toLinear(table[k + c]! / 255);
+    for (let c = 0; c < 3; c++) out[i * 3 + c] = table[k + c]!;
   }
   return out;
 }
@@ -125,7 +113,7 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
       material.color.copy(SINGLE);
     } else {
       const state = colourBar?.state();
-      const rgb = colouring === 'own' ? ownColours(colors!) : scalarColours(scalars!, state!.map, state!.low, state!.high);
+      const rgb = colouring === 'own' ? linearColors(colors!) : scalarColours(scalars!, state!.map, state!.low, state!.high);
       geometry.setAttribute('color', new THREE.BufferAttribute(rgb, 3));
       material.vertexColors = true;
       material.color.set(0xffffff);

@@ -45,8 +45,7 @@ export function createChannelStack(channels: StackChannel[], stage: VolumeStage)
     seen: (x, y, z) => channels.some((channel) => indexOf(channel, at(x, y, z)) >= CHANNEL_FLOOR),
     pickedOnSlice: () => true,
     march: () => marchChannels(channels, frame, stage.depth),
-    link: stage.link,
-    changed: stage.changed,
+    stage,
     picked: (mode) => content.onViewChange?.({ mode }),
   });
   const panel = h('div', { class: 'slice-panel', 'data-testid': 'slice-panel' }, base.title, ...base.planes.rows, base.viewRow);

@@ -47,7 +47,7 @@ export function marchChannels(channels: (ChannelLook & { volume: VolumeData })[]
   const boxes: RaymarchedVolume[] = channels.map(({ volume, rgb, window: [low, high] }) => {
     const [min, max] = volume.value_range ?? finiteRange(volume.data);
     const span = max - min || 1;
-    const box = createRaymarchedVolume(volume.data, { w: count.x, h: count.y, d: count.z }, { min, span }, dims, rampTable(rgb), depth);
+    const box = createRaymarchedVolume(volume.data, count, { min, span }, dims, rampTable(rgb), depth);
     box.setWindow((low - min) / span, (high - min) / span);
     box.setFloor(CHANNEL_FLOOR);
     return box;

@@ -7,12 +7,7 @@
 import { valueRange } from '../../../core/client/index.ts';
 import { colormapTable, type ScalarColormap } from '../../../core/wire/colormaps.ts';
 
-export {
-  colormapTable,
-  COLORMAP_STOPS,
-  isScalarColormap as isColormap,
-  SCALAR_COLORMAPS as COLORMAPS,
-} from '../../../core/wire/colormaps.ts';
+export { colormapTable, SCALAR_COLORMAPS as COLORMAPS } from '../../../core/wire/colormaps.ts';
 export type { ScalarColormap as ColormapName } from '../../../core/wire/colormaps.ts';
 
 /** Finite min and max of `values` (0..1 when there is none). */

@@ -30,13 +30,6 @@ export interface ColourBarOptions {
 /** Slider resolution: this many steps across the data's range. */
 const STEPS = 1000;
 
-export interface ColourBar {
-  element: HTMLElement;
-  state(): ColourBarState;
-  /** Shows `next` (a room's view) and tells the owner, as a user's change would. */
-  set(next: Partial<ColourBarState>): void;
-}
-
 /** The bar settings a room's view names (a window with low < high, a colour map the viewer has). */
 export function barSettingsOf(view: RoomView): Partial<ColourBarState> {
   const out: Partial<ColourBarState> = {};
@@ -55,7 +48,7 @@ export function barChangeOf(before: ColourBarState, after: ColourBarState): Room
 }
 
 /** Builds the bar. */
-export function createColourBar(options: ColourBarOptions): ColourBar {
+export function createColourBar(options: ColourBarOptions) {
   const [min, max] = options.range;
   const span = max - min || 1;
   let state: ColourBarState = { ...options.initial };
@@ -87,6 +80,7 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     element.dataset.low = String(state.low);
     element.dataset.high = String(state.high);
   };
+  /** Shows `next` (a user's change, or a room's view) and tells the owner. */
   const update = (next: Partial<ColourBarState>): void => {
     state = { ...state, ...next };
     show();
@@ -112,5 +106,5 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     toolRow('label', 'width', 'The range of values the colour map spans', width),
   );
   show();
-  return { element, state: () => ({ ...state }), set: update };
+  return { element, state: (): ColourBarState => ({ ...state }), set: update };
 }

@@ -130,31 +130,22 @@ ${sample}
 `;
 }
 
-/** Two samples per voxel along the longest edge (at least 64 across the box). */
-export function stepSizeFor(voxels: { w: number; h: number; d: number }): number {
-  return 1 / Math.max(64, 2 * Math.max(voxels.w, voxels.h, voxels.d));
-}
-
-export interface RaymarchBox {
-  mesh: THREE.Mesh;
-  material: THREE.ShaderMaterial;
-  /** Takes the layer's opacity, blending, clip planes and draw order. */
-  applyLook(look: LayerLook): void;
-  dispose(): void;
-}
+/** Voxels, or units, along each axis of a box. */
+type Sizes = { x: number; y: number; z: number };
 
 /**
  * The box (scaled to `dims`) that runs `fragmentShader` with `uniforms` and the shared ones:
  * the scene depth, the clip planes (the layer's world planes brought into the box's space
- * before each draw), the layer opacity, the step and the box's proportions.
+ * before each draw), the layer opacity, the step and the box's proportions. Disposing it frees
+ * the textures among `uniforms` too.
  */
 export function createRaymarchBox(
   fragmentShader: string,
   uniforms: Record<string, THREE.IUniform>,
-  voxels: { w: number; h: number; d: number },
-  dims: { x: number; y: number; z: number },
+  voxels: Sizes,
+  dims: Sizes,
   depth: SceneDepthUniforms,
-): RaymarchBox {
+) {
   const clipPlanes = Array.from({ length: 4 }, () => new THREE.Vector4());
   const material = new THREE.ShaderMaterial({
     glslVersion: THREE.GLSL3,
@@ -166,9 +157,10 @@ export function createRaymarchBox(
       clipPlanes: { value: clipPlanes },
       clipCount: { value: 0 },
       layerOpacity: { value: 1 },
-      stepSize: { value: stepSizeFor(voxels) },
+      // Two samples per voxel along the longest edge (at least 64 across the box).
+      stepSize: { value: 1 / Math.max(64, 2 * Math.max(voxels.x, voxels.y, voxels.z)) },
       boxSize: { value: new THREE.Vector3(dims.x, dims.y, dims.z) },
-      voxels: { value: new THREE.Vector3(voxels.w, voxels.h, voxels.d) },
+      voxels: { value: new THREE.Vector3(voxels.x, voxels.y, voxels.z) },
     },
     // The box's back faces lie behind whatever is inside it: the depth test would drop every
     // ray in front of a mesh within. The rays end at the scene's depth themselves (raySpan).
@@ -195,17 +187,18 @@ export function createRaymarchBox(
   };
   return {
     mesh,
-    material,
-    applyLook(look) {
+    /** Takes the layer's opacity, blending, clip planes and draw order. */
+    applyLook(look: LayerLook): void {
       world = look.clipPlanes;
       mesh.renderOrder = look.renderOrder;
       applyBlending(material, look.blending);
       material.uniforms.layerOpacity!.value = look.blending === 'opaque' ? 1 : look.opacity;
       material.needsUpdate = true;
     },
-    dispose() {
+    dispose(): void {
       geometry.dispose();
       material.dispose();
+      for (const { value } of Object.values(uniforms)) if (value instanceof THREE.Texture) value.dispose();
     },
   };
 }

@@ -15,19 +15,6 @@ import { AXES, type Axis, type VolumeFrame } from './volume-frame.ts';
 /** Writes the RGBA of voxel (x, y, z) at `out[o..o+3]`. */
 export type PixelFn = (x: number, y: number, z: number, out: Uint8Array, o: number) => void;
 
-export interface SlicePlanes {
-  meshes: Record<Axis, THREE.Mesh>;
-  /** One slider row per axis (`input[data-axis=x|y|z]`). */
-  rows: HTMLElement[];
-  /** Fills every slice again (the colours changed). */
-  refill(): void;
-  /** Shows or hides the slices (the volume's view is slices). */
-  setShown(on: boolean): void;
-  /** Follows `link` from now on (once the content hangs in the stage's scene). */
-  attach(link: SliceLink): void;
-  dispose(): void;
-}
-
 export interface SlicePlaneOptions {
   /** Texels with alpha under this are not drawn. */
   alphaTest: number;
@@ -35,15 +22,13 @@ export interface SlicePlaneOptions {
   changed(): void;
 }
 
-/** One slice's plane, its texture (sampled nearest) and the pixels the texture shows. */
-interface SlicePlane {
-  texture: THREE.DataTexture;
-  mesh: THREE.Mesh;
-  pixels: Uint8Array<ArrayBuffer>;
-}
+type SlicePlane = ReturnType<typeof slicePlane>;
 
-/** The plane normal to `axis`, `size` texels, hung in the volume's inner frame. */
-function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, alphaTest: number): SlicePlane {
+/**
+ * The plane normal to `axis`, `size` texels, hung in the volume's inner frame: its mesh, its
+ * texture (sampled nearest) and the pixels the texture shows.
+ */
+function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, alphaTest: number) {
   const { dims } = frame;
   const pixels = new Uint8Array(tw * th * 4);
   const texture = new THREE.DataTexture(pixels, tw, th, THREE.RGBAFormat);
@@ -62,11 +47,7 @@ function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, 
 }
 
 /** A slider of a volume's panel: its row (named `axis`), its input (`label` to a screen reader) and the number beside it. */
-export interface SliderRow {
-  row: HTMLElement;
-  input: HTMLInputElement;
-  value: HTMLOutputElement;
-}
+export type SliderRow = ReturnType<typeof sliderRow>;
 
 /** A slider row over `range`, showing `shown` beside the slider. */
 export function sliderRow(
@@ -75,13 +56,14 @@ export function sliderRow(
   title: string | null,
   range: { min: number; max: number; step: number; value: number },
   shown: string,
-): SliderRow {
+) {
   const value = h('output', { class: 'slice-value' }, shown);
   const input = h('input', { type: 'range', class: 'slider', ...range, 'aria-label': label, 'data-axis': axis });
   return { row: toolRow('label', axis, title, input, value), input, value };
 }
 
-export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: SlicePlaneOptions): SlicePlanes {
+/** A volume's three slices, their textures filled by `pixel`, with a slider per axis. */
+export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: SlicePlaneOptions) {
   const { count } = frame;
   const index: Record<Axis, number> = { x: Math.floor(count.x / 2), y: Math.floor(count.y / 2), z: Math.floor(count.z / 2) };
   /** Axes along which the stage's slice point lies outside this volume. */
@@ -162,16 +144,20 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
     return inside > 0;
   };
 
-  const self: SlicePlanes = {
+  const self = {
     meshes: { x: planes.x.mesh, y: planes.y.mesh, z: planes.z.mesh },
+    /** One slider row per axis (`input[data-axis=x|y|z]`). */
     rows,
-    refill: () => AXES.forEach(fill),
-    setShown(on) {
+    /** Fills every slice again (the colours changed). */
+    refill: (): void => AXES.forEach(fill),
+    /** Shows or hides the slices (the volume's view is slices). */
+    setShown(on: boolean): void {
       shown = on;
       AXES.forEach(place);
       rows.forEach((row) => (row.hidden = !on));
     },
-    attach(next) {
+    /** Follows `next`, the stage's slice point, from now on (once the content hangs in the stage's scene). */
+    attach(next: SliceLink): void {
       unlisten();
       link = next;
       unlisten = next.listen((source) => source !== self && follow());
@@ -182,7 +168,7 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
         next.set(frame.centreOf(index), self);
       }
     },
-    dispose() {
+    dispose(): void {
       unlisten();
       for (const { texture, mesh } of Object.values(planes)) {
         texture.dispose();

@@ -120,15 +120,15 @@ export class SteppedVolume implements VolumeContent {
     return new TimeControls(this.#steps, first, {
       seek: (next) => {
         player.go(next);
-        this.#share({ t: player.t });
+        this.onDisplayChange?.({ t: player.t });
       },
       play: (rate) => {
         player.setRate(rate);
-        this.#share({ playing: player.rate });
+        this.onDisplayChange?.({ playing: player.rate });
       },
       pause: () => {
         player.pause();
-        this.#share({ playing: 0, t: player.t });
+        this.onDisplayChange?.({ playing: 0, t: player.t });
       },
     });
   }
@@ -137,17 +137,13 @@ export class SteppedVolume implements VolumeContent {
     return new ChannelList(this.#count, (next) => {
       this.#roomChannels = next;
       this.#player.go(this.#player.t);
-      this.#share({ channels: next });
+      this.onDisplayChange?.({ channels: next });
     });
   }
 
   #setVectorMode(c: StepChannel): void {
     this.#vectorMode = c;
     this.#player.go(this.#player.t);
-  }
-
-  #share(change: LayerDisplay): void {
-    this.onDisplayChange?.(change);
   }
 
   #channelStates(): ChannelState[] {
@@ -217,10 +213,7 @@ export class SteppedVolume implements VolumeContent {
     this.#drawnKey = key;
     const looks = states && ((c: number) => ({ rgb: rgbOf(states[c]!.color), window: states[c]!.window }));
     this.#swap(pieces.length > 0 ? createStepContent(pieces, looks, this.#stage) : null);
-    this.#time?.drawn(
-      t,
-      pieces.some((p) => p.coarse),
-    );
+    this.#time?.drawn(t, pieces.some((p) => p.coarse));
     this.panel.dataset.drawn = `${t}:${pieces.map((p) => p.c).join(',')}`;
     this.#channels?.show(this.#channelStates());
     return true;

@@ -15,18 +15,13 @@ import { NO_UNIT } from '../../../core/wire/round-length.ts';
 import type { Stage } from '../../stage/stage.ts';
 import type { StagePick } from '../../stage/stage-pick.ts';
 
-export interface ValueReadout {
-  element: HTMLElement;
-  dispose(): void;
-}
-
 const IDLE = 'point at a slice';
 const IDLE_POSITION = '–';
 
 /** The readout's words for a pick. */
 export function describePick(pick: StagePick): string {
   const voxel = pick.voxel;
-  // Where a surface or a point is, the row under it says (describePosition), with its unit.
+  // Where a surface or a point is, the row under it says (formatPosition), with its unit.
   const at = voxel ? ` at x ${voxel.x}, y ${voxel.y}, z ${voxel.z}` : '';
   if (pick.label) return `label ${pick.label.id}${pick.label.name ? ` ${pick.label.name}` : ''}${at}`;
   if (voxel) return `${formatValue(voxel.value)}${at}`;
@@ -37,11 +32,6 @@ export function describePick(pick: StagePick): string {
 export function formatPosition(point: readonly number[], unit: string | null): string {
   const [x, y, z] = point.map((v) => formatValue(v));
   return `x ${x}, y ${y}, z ${z} ${unit || NO_UNIT}`;
-}
-
-/** Where a pick is in physical units, in its layer's frame. */
-export function describePosition(pick: StagePick, unit: string | null): string {
-  return formatPosition(positionOf(pick), unit);
 }
 
 /** The point a pick names in its layer's frame: a voxel's centre, else the point itself. */
@@ -57,7 +47,7 @@ export function attachValueReadout(
   stage: Stage,
   nameOf: (layer: string) => string | null = () => null,
   unitOf: (layer: string) => string | null = () => null,
-): ValueReadout {
+): { element: HTMLElement; dispose(): void } {
   const text = h('output', { class: 'value-readout-text', 'data-testid': 'value-readout' }, IDLE);
   const position = h('output', { class: 'value-readout-text', 'data-testid': 'pointer-position' }, IDLE_POSITION);
   const element = h(
@@ -84,7 +74,7 @@ export function attachValueReadout(
     text.dataset.label = pick.label ? String(pick.label.id) : '';
     text.dataset.point = JSON.stringify(pick.room.toArray().map((v) => Number(v.toPrecision(6))));
     const unit = unitOf(pick.layer);
-    position.textContent = describePosition(pick, unit);
+    position.textContent = formatPosition(positionOf(pick), unit);
     position.dataset.position = JSON.stringify(positionOf(pick).map((v) => Number(v.toPrecision(6))));
     position.dataset.unit = unit ?? '';
   };

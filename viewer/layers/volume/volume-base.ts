@@ -11,19 +11,17 @@ import { DEFAULT_VOLUME_MODE, VOLUME_BOX_COLOUR } from '../../../core/wire/layer
 import { h, toolRow } from '../../dom.ts';
 import { applyObjectLook } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
+import type { RaymarchedVolume } from './volume-raymarch.ts';
+import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
-import { createSlicePlanes, type PixelFn, type SlicePlanes } from './slice-planes.ts';
+import { createSlicePlanes, type PixelFn } from './slice-planes.ts';
 import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
 import { AXES, type VolumeFrame } from './volume-frame.ts';
 
 export type VolumeMode = 'slices' | 'volume';
 
-/** The ray-marched form an owner makes. */
-export interface Marched {
-  mesh: THREE.Mesh;
-  applyLook(look: LayerLook): void;
-  dispose(): void;
-}
+/** The ray-marched form an owner makes: the mesh, look and disposal every marcher has. */
+export type Marched = Pick<RaymarchedVolume, 'mesh' | 'applyLook' | 'dispose'>;
 
 export interface VolumeBaseOptions {
   /** Words before the view in the panel's title ('' for "Slices"/"Volume"). */
@@ -36,39 +34,30 @@ export interface VolumeBaseOptions {
   pickedOnSlice?(x: number, y: number, z: number): boolean;
   /** Makes the ray-marched form (called once, on first use). */
   march(frame: VolumeFrame): Marched;
-  /** The stage's slice point. */
-  link: SliceLink;
-  /** Something changed the picture. */
-  changed(): void;
+  /** The stage it stands on: its slice point, and what to tell when the picture changed. */
+  stage: VolumeStage;
   /** The user picked a view (not called for views applied from elsewhere). */
   picked(mode: VolumeMode): void;
+}
+
+/** What a volume needs of the stage: its slice point and its scene depth (for the ray marcher). */
+export interface VolumeStage {
+  link: SliceLink;
+  depth: SceneDepthUniforms;
+  /** Something changed the picture: draw again. */
+  changed(): void;
 }
 
 /** A hit on a volume before its owner says what the voxel holds. */
 export type VoxelHit = Omit<ContentHit, 'voxel'> & { voxel: { x: number; y: number; z: number } };
 
-export interface VolumeBase {
-  frame: VolumeFrame;
-  planes: SlicePlanes;
-  title: HTMLElement;
-  /** The view picker's row (`select[data-axis=view]`). */
-  viewRow: HTMLElement;
-  mode(): VolumeMode;
-  /** Shows view `mode` (a name that is no view is passed over). */
-  setMode(mode: string | undefined): void;
-  applyLook(look: LayerLook): void;
-  /** The nearest voxel under `ray` on a slice (pickedOnSlice), or the first seen sample when ray marched. */
-  pick(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null;
-  /** Drops the ray-marched form (its data changed): made again now when shown, else on first use. */
-  remarch(): void;
-  attach(): void;
-  dispose(): void;
-}
+/** The shared part of a volume, as createVolumeBase makes it. */
+export type VolumeBase = ReturnType<typeof createVolumeBase>;
 
 /** The shared part of a volume standing in `frame` (volume-frame.ts). */
-export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions): VolumeBase {
+export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions) {
   const { count, dims, inner } = frame;
-  const planes = createSlicePlanes(frame, options.pixel, { alphaTest: options.alphaTest, changed: options.changed });
+  const planes = createSlicePlanes(frame, options.pixel, { alphaTest: options.alphaTest, changed: options.stage.changed });
   const edges = new THREE.EdgesGeometry(new THREE.BoxGeometry(dims.x, dims.y, dims.z));
   const edgeMaterial = new THREE.LineBasicMaterial({ color: new THREE.Color().setStyle(VOLUME_BOX_COLOUR, THREE.SRGBColorSpace) });
   const box = new THREE.LineSegments(edges, edgeMaterial);
@@ -87,6 +76,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
   const titleOf = (m: VolumeMode): string => (options.title ? `${options.title}: ${m}` : m === 'volume' ? 'Volume' : 'Slices');
   title.textContent = titleOf(mode);
 
+  /** Shows view `next` (a name that is no view is passed over). */
   const setMode = (next: string | undefined): void => {
     if ((next !== 'slices' && next !== 'volume') || (next === 'volume' && !fits)) return;
     mode = next;
@@ -99,7 +89,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     if (marched) marched.mesh.visible = next === 'volume';
     planes.setShown(next === 'slices');
     title.textContent = titleOf(next);
-    options.changed();
+    options.stage.changed();
   };
   viewPicker.addEventListener('change', () => {
     setMode(viewPicker.value);
@@ -139,23 +129,26 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     frame,
     planes,
     title,
+    /** The view picker's row (`select[data-axis=view]`). */
     viewRow: toolRow('label', 'view', null, viewPicker),
-    mode: () => mode,
+    mode: (): VolumeMode => mode,
     setMode,
-    remarch() {
+    /** Drops the ray-marched form (its data changed): made again now when shown, else on first use. */
+    remarch(): void {
       if (!marched) return;
       inner.remove(marched.mesh);
       marched.dispose();
       marched = null;
       if (mode === 'volume') setMode('volume');
     },
-    applyLook(next) {
+    applyLook(next: LayerLook): void {
       look = next;
       // The slices and the box's edges take it on their materials; the ray marcher on its uniforms.
       for (const object of [box, ...AXES.map((axis) => planes.meshes[axis])]) applyObjectLook(object, next);
       marched?.applyLook(next);
     },
-    pick(ray, kept) {
+    /** The nearest voxel under `ray` on a slice (pickedOnSlice), or the first seen sample when ray marched. */
+    pick(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null {
       if (mode === 'volume') return march(ray, kept);
       let best: VoxelHit | null = null;
       for (const axis of AXES) {
@@ -170,8 +163,8 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
       }
       return best && { ...best, ...voxelPlace(best.voxel) };
     },
-    attach: () => planes.attach(options.link),
-    dispose() {
+    attach: (): void => planes.attach(options.stage.link),
+    dispose(): void {
       planes.dispose();
       edges.dispose();
       edgeMaterial.dispose();

@@ -13,27 +13,6 @@ import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 export type Axis = 'x' | 'y' | 'z';
 export const AXES: readonly Axis[] = ['x', 'y', 'z'];
 
-export interface VolumeFrame {
-  /** Voxels along each axis. */
-  count: Record<Axis, number>;
-  /** The inner box's size in its own units. */
-  dims: Record<Axis, number>;
-  /** Physical placement (the content's object). */
-  outer: THREE.Group;
-  /** The drawing box, centred on 0, `dims` in size. */
-  inner: THREE.Group;
-  /** The sample of voxel (x, y, z). */
-  sample(x: number, y: number, z: number): number;
-  /** The voxel at `local` (a point of the inner box), or null outside it. */
-  voxelAt(local: THREE.Vector3): Record<Axis, number> | null;
-  /** The inner coordinate along `axis` of the centre of voxel `index`. */
-  offsetOf(axis: Axis, index: number): number;
-  /** The centre of `voxel` in world space (a mark placed on a voxel sits where the host puts that voxel). */
-  centreOf(voxel: Record<Axis, number>): THREE.Vector3;
-  /** The voxel along `axis` whose centre is nearest to inner coordinate `at` (not clamped). */
-  indexAt(axis: Axis, at: number): number;
-}
-
 /** The three spatial axes of `shape`, a 2-D one standing as a single slice. */
 function spatialShape(shape: readonly number[]): [number, number, number] {
   const s = shape.length >= 3 ? shape.slice(-3) : [1, ...shape.slice(-2)];
@@ -44,7 +23,10 @@ function triple(values: readonly number[] | null, fallback: number): [number, nu
   return values?.length === 3 && values.every(Number.isFinite) ? [values[0]!, values[1]!, values[2]!] : [fallback, fallback, fallback];
 }
 
-export function volumeFrame(volume: VolumeData): VolumeFrame {
+/** Where a volume stands, as volumeFrame places it. */
+export type VolumeFrame = ReturnType<typeof volumeFrame>;
+
+export function volumeFrame(volume: VolumeData) {
   const [d, h, w] = spatialShape(volume.shape);
   const [sz, sy, sx] = triple(volume.spacing, 1).map((s) => (s > 0 ? s : 1)) as [number, number, number];
   const [oz, oy, ox] = triple(volume.origin, 0);
@@ -58,14 +40,20 @@ export function volumeFrame(volume: VolumeData): VolumeFrame {
   outer.scale.setScalar(1 / scale);
   outer.position.set(ox + ((w - 1) / 2) * sx, oy + ((h - 1) / 2) * sy, oz + ((d - 1) / 2) * sz);
   const data = volume.data;
+  /** The inner coordinate along `axis` of the centre of voxel `index`. */
   const offsetOf = (axis: Axis, index: number): number => (count[axis] > 1 ? ((index + 0.5) / count[axis] - 0.5) * dims[axis] : 0);
   return {
+    /** Voxels along each axis. */
     count,
+    /** The inner box's size in its own units. */
     dims,
+    /** Physical placement (the content's object). */
     outer,
+    /** The drawing box, centred on 0, `dims` in size. */
     inner,
-    sample: (x, y, z) => data[(z * h + y) * w + x]!,
-    voxelAt(local) {
+    sample: (x: number, y: number, z: number): number => data[(z * h + y) * w + x]!,
+    /** The voxel at `local` (a point of the inner box), or null outside it. */
+    voxelAt(local: THREE.Vector3): Record<Axis, number> | null {
       const out = { x: 0, y: 0, z: 0 };
       for (const axis of AXES) {
         // A point on the box's face (a hit on an outer slice) belongs to the voxel inside.
@@ -76,10 +64,12 @@ export function volumeFrame(volume: VolumeData): VolumeFrame {
       return out;
     },
     offsetOf,
-    centreOf(voxel) {
+    /** The centre of `voxel` in world space (a mark placed on a voxel sits where the host puts that voxel). */
+    centreOf(voxel: Record<Axis, number>): THREE.Vector3 {
       inner.updateWorldMatrix(true, false);
       return inner.localToWorld(new THREE.Vector3(offsetOf('x', voxel.x), offsetOf('y', voxel.y), offsetOf('z', voxel.z)));
     },
-    indexAt: (axis, at) => Math.floor((at / dims[axis] + 0.5) * count[axis]),
+    /** The voxel along `axis` whose centre is nearest to inner coordinate `at` (not clamped). */
+    indexAt: (axis: Axis, at: number): number => Math.floor((at / dims[axis] + 0.5) * count[axis]),
   };
 }

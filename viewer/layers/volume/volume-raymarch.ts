@@ -15,7 +15,7 @@
  * test against opaque things, clip planes and layer opacity are raymarch-shader.ts's. Needs WebGL2.
  */
 import * as THREE from 'three';
-import { createRaymarchBox, rayMarchMain, type RaymarchBox } from './raymarch-shader.ts';
+import { createRaymarchBox, rayMarchMain } from './raymarch-shader.ts';
 import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
 
 const fragmentShader = /* glsl */ `
@@ -53,17 +53,7 @@ ${rayMarchMain(/* glsl */ `
     vec3 rgb = texture(colormap, vec2(pow(clamp(v, 0.0, 1.0), gamma), 0.5)).rgb * lit;`)}
 `;
 
-export interface RaymarchedVolume extends Pick<RaymarchBox, 'mesh' | 'applyLook'> {
-  setColormap(table: Uint8Array): void;
-  /** The window as shares (0..1) of the value range the samples were scaled by. */
-  setWindow(low: number, high: number): void;
-  /** 0..255, the colour-map index under which samples are empty. */
-  setFloor(floor: number): void;
-  setDensity(density: number): void;
-  /** The exponent applied to a sample's place in the window before the colour map (1: linear). */
-  setGamma(gamma: number): void;
-  dispose(): void;
-}
+export type RaymarchedVolume = ReturnType<typeof createRaymarchedVolume>;
 
 /** Samples scaled by `[min, min + span]` into bytes (NaN and values below land on 0: empty). */
 export function toBytes(data: ArrayLike<number>, range: { min: number; span: number }): Uint8Array<ArrayBuffer> {
@@ -76,19 +66,18 @@ export function toBytes(data: ArrayLike<number>, range: { min: number; span: num
 }
 
 /**
- * The ray-marched box for samples `data` (C order, `[d, h, w]`, x fastest), scaled by
- * `[min, min + span]` into bytes, drawn in a box of `dims` units.
+ * The ray-marched box for samples `data` (C order, `[d, h, w]`, x fastest; `count` of them
+ * along each axis), scaled by `[min, min + span]` into bytes, drawn in a box of `dims` units.
  */
 export function createRaymarchedVolume(
   data: ArrayLike<number>,
-  shape: { w: number; h: number; d: number },
+  count: { x: number; y: number; z: number },
   range: { min: number; span: number },
   dims: { x: number; y: number; z: number },
   table: Uint8Array,
   depth: SceneDepthUniforms,
-): RaymarchedVolume {
-  const { w, h, d } = shape;
-  const volume = new THREE.Data3DTexture(toBytes(data, range), w, h, d);
+) {
+  const volume = new THREE.Data3DTexture(toBytes(data, range), count.x, count.y, count.z);
   volume.format = THREE.RedFormat;
   volume.type = THREE.UnsignedByteType;
   volume.minFilter = THREE.LinearFilter;
@@ -118,28 +107,25 @@ export function createRaymarchedVolume(
     gamma: { value: 1 },
     density: { value: 1 },
   };
-  const box = createRaymarchBox(fragmentShader, uniforms, shape, dims, depth);
+  const box = createRaymarchBox(fragmentShader, uniforms, count, dims, depth);
   return {
-    mesh: box.mesh,
-    applyLook: box.applyLook,
+    ...box,
     setColormap,
-    setWindow(lowShare, highShare) {
+    /** The window as shares (0..1) of the value range the samples were scaled by. */
+    setWindow(lowShare: number, highShare: number): void {
       uniforms.windowLow.value = lowShare;
       uniforms.windowHigh.value = highShare;
     },
-    setFloor(floor) {
+    /** 0..255, the colour-map index under which samples are empty. */
+    setFloor(floor: number): void {
       uniforms.floorValue.value = floor / 255;
     },
-    setDensity(value) {
+    setDensity(value: number): void {
       uniforms.density.value = value;
     },
-    setGamma(value) {
+    /** The exponent applied to a sample's place in the window before the colour map (1: linear). */
+    setGamma(value: number): void {
       uniforms.gamma.value = value > 0 && Number.isFinite(value) ? value : 1;
-    },
-    dispose() {
-      volume.dispose();
-      colormap.dispose();
-      box.dispose();
     },
   };
 }

@@ -16,28 +16,22 @@ import type { RoomView } from '../../../core/wire/room-types.ts';
 import { h } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
-import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
-import type { SliceLink } from '../../stage/slice-link.ts';
 import type { ContentHit, LayerLook, StageContent } from '../../stage/stage-content.ts';
 import { sliderRow, type SliderRow } from './slice-planes.ts';
-import { createVolumeBase, type VolumeBase } from './volume-base.ts';
+import { createVolumeBase, type VolumeBase, type VolumeStage } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
 import { densityOf, isVolumeOpacity, VOLUME_OPACITY_DEFAULT } from './volume-opacity.ts';
 import { createRaymarchedVolume, type RaymarchedVolume } from './volume-raymarch.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
 
+export type { VolumeStage } from './volume-base.ts';
+
 /** A volume on the stage, with its controls. */
 export interface VolumeContent extends StageContent {
   /** Sliders, the colour bar and the view picker, for the stage's tool area. */
   panel: HTMLElement;
-}
-
-/** What a volume needs of the stage: its slice point and its scene depth (for the ray marcher). */
-export interface VolumeStage {
-  link: SliceLink;
-  depth: SceneDepthUniforms;
-  /** Something changed the picture: draw again. */
-  changed(): void;
+  /** Every volume takes its layer's look itself (on its slices, box and ray marcher). */
+  applyLook(look: LayerLook): void;
 }
 
 /** A floor's share of the colour map, as the panel shows it. */
@@ -134,10 +128,8 @@ export class VolumeSlices implements VolumeContent {
       // The readout reads any voxel of a slice, see-through or not.
       pickedOnSlice: () => true,
       march: () => {
-        const { count, dims } = frame;
         const range = { min: this.#min, span: this.#span };
-        const size = { w: count.x, h: count.y, d: count.z };
-        const raymarch = createRaymarchedVolume(volume.data, size, range, dims, this.#table, this.#stage.depth);
+        const raymarch = createRaymarchedVolume(volume.data, frame.count, range, frame.dims, this.#table, this.#stage.depth);
         this.#setWindowOn(raymarch);
         raymarch.setFloor(this.#floor);
         raymarch.setDensity(densityOf(this.#opacity));
@@ -145,8 +137,7 @@ export class VolumeSlices implements VolumeContent {
         this.#raymarch = raymarch;
         return raymarch;
       },
-      link: this.#stage.link,
-      changed: this.#stage.changed,
+      stage: this.#stage,
       picked: (mode) => {
         this.#opacityRow.row.hidden = mode !== 'volume';
         this.#share({ mode });
