@@ -7,7 +7,7 @@
  */
 import type { FetchedBody, SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import { toFunctionEntry, type FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { WireFunction, WireSpecimen } from './wire-messages.ts';
@@ -26,15 +26,8 @@ export function prefixed(workerId: string, name: string): string {
 }
 
 export function toRemoteEntry(workerId: string, f: WireFunction): FunctionEntry {
-  return {
-    name: prefixed(workerId, f.name),
-    return_type: f.return_type,
-    schema: { ...f.schema, title: prefixed(workerId, f.name) },
-    parameters: f.parameters,
-    async: f.async,
-    source: { kind: 'remote', workerId, remoteName: f.name },
-    plugin: f.plugin,
-  };
+  const name = prefixed(workerId, f.name);
+  return { ...toFunctionEntry(f, { kind: 'remote', workerId, remoteName: f.name }, f.plugin), name, schema: { ...f.schema, title: name } };
 }
 
 /**
