@@ -12,7 +12,7 @@ import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../serving/result-source.ts';
 import type { JobRequest, JobResult, JobService } from './job-service.ts';
-import type { JobStore } from './job-store.ts';
+import { tooManyJobs, type JobStore } from './job-store.ts';
 import type { LocalJobs } from './local-jobs.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from '../redis/redis-keys.ts';
@@ -37,9 +37,6 @@ export interface Departures {
   hold(): () => void;
   close(): void;
 }
-
-/** Seconds a client refused for too many jobs is asked to wait. */
-const RETRY_AFTER_SECONDS = 5;
 
 type StreamEntry = [id: string, fields: string[]];
 type JobRead = [status: string, error: string, code: string, fn: string, meta: string, hash: string, messages: StreamEntry[], cid: string];
@@ -109,11 +106,7 @@ export class RedisJobs implements JobService {
       this.#tally.add(id, 'done');
       return { job_id: id, status: 'done' };
     }
-    if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) {
-      const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(this.#maxJobs));
-      error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
-      throw error;
-    }
+    if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) throw tooManyJobs(this.#maxJobs);
     const claim: ClaimRequest = {
       fn: request.entry.name,
       ...pinnedBundle(request.entry),
