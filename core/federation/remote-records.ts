@@ -10,6 +10,7 @@ import { createHostError } from '../errors.ts';
 import { toFunctionEntry, type FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { WorkerRegistration } from './service-relay.ts';
 import type { WireFunction, WireSpecimen } from './wire-messages.ts';
 
 /** Where a host lists relayed entries. */
@@ -59,12 +60,7 @@ export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteF
 }
 
 /** Replaces everything `workerId` registered before with `specimens` and `functions`. */
-export function applyRegistration(
-  lists: RelayedLists,
-  workerId: string,
-  registration: { specimens: WireSpecimen[]; functions: WireFunction[] },
-  fetch: RemoteFetch | null,
-): void {
+export function applyRegistration(lists: RelayedLists, workerId: string, registration: WorkerRegistration, fetch: RemoteFetch | null): void {
   lists.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
   for (const f of registration.functions) lists.functions.register(toRemoteEntry(workerId, f), { replace: true });
   lists.catalog.setSource(
