@@ -44,8 +44,7 @@ export class RoomCache<T> {
     this.#budget = options.budget ?? null;
     const every = options.sweepIntervalMs ?? Math.min(30_000, Math.max(1000, this.#ttlMs / 2));
     if (every > 0) {
-      this.#sweeper = setInterval(() => this.sweep(), every);
-      this.#sweeper.unref();
+      this.#sweeper = setInterval(() => this.sweep(), every).unref();
     }
   }
 

@@ -73,8 +73,7 @@ export class PeerChannel {
     ws.on('pong', () => (this.#lastSeen = Date.now()));
     ws.on('close', (code, reason) => this.#shutdown(code, reason.toString()));
     ws.on('error', () => {});
-    this.#heartbeat = setInterval(() => this.#beat(), this.#beats.intervalMs);
-    this.#heartbeat.unref();
+    this.#heartbeat = setInterval(() => this.#beat(), this.#beats.intervalMs).unref();
   }
 
   /**

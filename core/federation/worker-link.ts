@@ -126,8 +126,7 @@ export class WorkerLink {
       const delay = reconnectDelay(this.#attempt++);
       if (this.#welcomed) this.#log.warn(`federation: lost the relay (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
       this.#log.debug(`federation: reconnecting in ${delay} ms`);
-      this.#timer = setTimeout(() => this.#connect(), delay);
-      this.#timer.unref();
+      this.#timer = setTimeout(() => this.#connect(), delay).unref();
     });
   }
 

@@ -155,8 +155,7 @@ export class JobStore {
 
   #scheduleSweep(job: Job): void {
     if (job.sweepTimer) return;
-    job.sweepTimer = setTimeout(() => this.#forget(job), this.#options.ttlSeconds * 1000);
-    job.sweepTimer.unref();
+    job.sweepTimer = setTimeout(() => this.#forget(job), this.#options.ttlSeconds * 1000).unref();
   }
 
   /** Past maxFinished finished jobs, the oldest go first. */

@@ -259,8 +259,7 @@ export class Computations implements ServiceComputations {
         void this.release(cid, holder);
       };
       const unwatch = this.events.watch(cid, () => void check());
-      const timer = setInterval(() => void check(), RECHECK_MS);
-      timer.unref();
+      const timer = setInterval(() => void check(), RECHECK_MS).unref();
       signal?.addEventListener('abort', onAbort, { once: true });
       void check();
     });
