@@ -13,7 +13,6 @@ import { RequestTable } from './request-table.ts';
 import { toWireError } from './wire-error.ts';
 import { CHUNK_BYTES, HEARTBEAT_DEAD_MS, HEARTBEAT_INTERVAL_MS, parseWireMessage, STREAM_WINDOW_BYTES, type WireMessage } from './wire-messages.ts';
 
-
 interface Serving {
   controller: AbortController;
   sent: number;
