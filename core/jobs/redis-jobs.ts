@@ -135,8 +135,7 @@ export class RedisJobs implements JobService {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, comps.times.timeoutMs);
-    timer.unref();
+    }, comps.times.timeoutMs).unref();
     const unwatch = comps.events.watch(cid, () => {
       void comps.redis.hget(KEYS.comp(cid), 'status').then(
         (status) => status !== 'running' && controller.abort(),

@@ -200,8 +200,7 @@ export class ComputeNode {
     const timeout = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
-    timeout.unref();
+    }, timeoutMs).unref();
     let result: StoredResult;
     let started = performance.now();
     let ran: number | undefined;
