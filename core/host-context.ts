@@ -7,12 +7,11 @@
  * alone takes (the invokers, the reload's hooks) by its own port. (What a specimen's function,
  * type and schema are: registry/specimen-functions.ts.)
  */
-import type { PluginHome } from './versions/reload-sources.ts';
+import type { PluginHome, ReloadCounts } from './versions/reload-sources.ts';
 import type { AnnotationStore } from './annotations/annotation-store.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { ResolvedHostOptions } from './options.ts';
-import type { ReloadCounts } from './versions/reload-sources.ts';
 import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './serving/json-encoder.ts';

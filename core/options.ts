@@ -9,12 +9,12 @@ import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 import { KEEPING_DEFAULTS, type KeepingOptions } from './durable/keeping-options.ts';
 import { PLUGIN_DEFAULTS, type PluginOptions } from './bundles/plugin-options.ts';
 import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people/people-options.ts';
-import { AGENT_DEFAULTS, checkAgentOptions, type AgentHostOptions } from './options/agent-options.ts';
+import { AGENT_DEFAULTS, AGENT_NUMBER_RULES, checkAgentOptions, type AgentHostOptions } from './options/agent-options.ts';
 import { JOB_DEFAULTS, JOB_NUMBER_RULES, type JobHostOptions } from './jobs/job-options.ts';
 import { checkPythonOptions, PYTHON_DEFAULTS, PYTHON_NUMBER_RULES, type PythonHostOptions } from './python/python-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './blobs/s3-url.ts';
-import { checkRemoteOptions, REMOTE_DEFAULTS, type RemoteHostOptions } from './options/remote-options.ts';
+import { checkRemoteOptions, REMOTE_DEFAULTS, REMOTE_NUMBER_RULES, type RemoteHostOptions } from './options/remote-options.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 
@@ -218,6 +218,8 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['pluginVersions', { integer: true }],
   ...JOB_NUMBER_RULES,
   ...PYTHON_NUMBER_RULES,
+  ...AGENT_NUMBER_RULES,
+  ...REMOTE_NUMBER_RULES,
 ];
 
 function checkNumber(name: string, value: unknown, rule: NumberRule): void {

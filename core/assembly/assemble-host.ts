@@ -80,22 +80,18 @@ export interface HostAssembly extends Pick<Workspace, 'people' | 'clientIds' | '
   close(): Promise<void>;
 }
 
-/** Where remote reads outlive this process: a service's blob store, else a lone host's data folder; else nowhere. */
-function keptRemoteReads(stack: ResultStack, options: ResolvedHostOptions): RemoteCache | null {
+/** Where remote reads or level sets outlive this process: a service's blob store, else a lone host's data folder; else nowhere. */
+function keptBeyondProcess<T>(
+  stack: ResultStack,
+  options: ResolvedHostOptions,
+  InService: new (...args: ConstructorParameters<typeof BlobRemoteCache>) => T,
+  OnDisk: new (...args: ConstructorParameters<typeof DiskRemoteCache>) => T,
+): T | null {
   if (stack.scale) {
     const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
-    return new BlobRemoteCache(stack.scale.connections.command, stack.scale.blobs, keepMs);
+    return new InService(stack.scale.connections.command, stack.scale.blobs, keepMs);
   }
-  return stack.kept ? new DiskRemoteCache(stack.kept) : null;
-}
-
-/** Where level sets outlive this process: a service's blob store, else a lone host's data folder; else nowhere. */
-function keptLevelSets(stack: ResultStack, options: ResolvedHostOptions): KeptLevelSets | null {
-  if (stack.scale) {
-    const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
-    return new RedisKeptLevelSets(stack.scale.connections.command, stack.scale.blobs, keepMs);
-  }
-  return stack.kept ? new DiskKeptLevelSets(stack.kept) : null;
+  return stack.kept ? new OnDisk(stack.kept) : null;
 }
 
 export async function assembleHost(options: ResolvedHostOptions, log: FastifyBaseLogger): Promise<HostAssembly> {
@@ -156,7 +152,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     labelIndex: (volume, client) => labels.of(volume, client),
     indexDerived: (volume, from, change) => labels.derived(volume, from, change),
     lodTriangles: options.meshLodTriangles,
-    kept: keptLevelSets(stack, options),
+    kept: keptBeyondProcess<KeptLevelSets>(stack, options, RedisKeptLevelSets, DiskKeptLevelSets),
     idOf: (result) => stack.resultIds.of(result),
     warn: (line) => log.warn(line),
   });
@@ -171,7 +167,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       ...options,
       budget: stack.budget,
       run: remoteVolumeRunner(compute.pools.encode),
-      shared: keptRemoteReads(stack, options),
+      shared: keptBeyondProcess<RemoteCache>(stack, options, BlobRemoteCache, DiskRemoteCache),
       store: workspace.remoteSpecimens,
       warn: (message, err) => (err === undefined ? log.warn(message) : log.warn({ err }, message)),
     }),

@@ -51,7 +51,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-
 function toAsset(name: string, body: Buffer): BrowserAsset {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   return { body, contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', etag };

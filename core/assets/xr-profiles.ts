@@ -20,7 +20,6 @@ export const XR_PROFILE_IDS = [
   'generic-hand',
 ] as const;
 
-
 /** The profiles folder of the installed `@webxr-input-profiles/assets` (a development checkout). */
 export function installedProfilesDir(): string {
   const manifest = createRequire(import.meta.url).resolve('@webxr-input-profiles/assets/package.json');

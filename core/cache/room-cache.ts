@@ -44,8 +44,7 @@ export class RoomCache<T> {
     this.#budget = options.budget ?? null;
     const every = options.sweepIntervalMs ?? Math.min(30_000, Math.max(1000, this.#ttlMs / 2));
     if (every > 0) {
-      this.#sweeper = setInterval(() => this.sweep(), every);
-      this.#sweeper.unref();
+      this.#sweeper = setInterval(() => this.sweep(), every).unref();
     }
   }
 
@@ -64,13 +63,8 @@ export class RoomCache<T> {
 
   /** The room's entry for `key`, counting the access; undefined on a miss or expiry. */
   get(roomId: string, key: string): CacheEntry<T> | undefined {
-    const entry = this.#rooms.get(roomId);
-    if (!entry) return undefined;
-    if (this.#expired(entry)) {
-      this.#drop(entry);
-      return undefined;
-    }
-    if (entry.key !== key) return undefined;
+    const entry = this.peek(roomId);
+    if (entry?.key !== key) return undefined;
     entry.accessCount++;
     this.#budget?.touch(entry.value);
     return entry;

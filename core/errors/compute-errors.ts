@@ -50,7 +50,6 @@ export const COMPUTE_ERRORS = {
   SPC_ERR_UPLOAD_INVALID: entry(400, (name = '?', why = '?') => `'${name}' does not parse: ${why}`),
   SPC_ERR_UPLOADS_OFF: entry(404, () => 'uploads are turned off on this host (--uploads off)'),
 
-
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),

@@ -113,8 +113,7 @@ export class BoundedEventWriter {
     this.#behind = setTimeout(() => {
       this.#behind = null;
       if (!this.#closed) this.#drop();
-    }, this.#maxAgeMs);
-    this.#behind.unref();
+    }, this.#maxAgeMs).unref();
   }
 
   /** Lets go of the queue and stops writing (the stream is over). */

@@ -13,7 +13,6 @@ import { RequestTable } from './request-table.ts';
 import { toWireError } from './wire-error.ts';
 import { CHUNK_BYTES, HEARTBEAT_DEAD_MS, HEARTBEAT_INTERVAL_MS, parseWireMessage, STREAM_WINDOW_BYTES, type WireMessage } from './wire-messages.ts';
 
-
 interface Serving {
   controller: AbortController;
   sent: number;
@@ -73,8 +72,7 @@ export class PeerChannel {
     ws.on('pong', () => (this.#lastSeen = Date.now()));
     ws.on('close', (code, reason) => this.#shutdown(code, reason.toString()));
     ws.on('error', () => {});
-    this.#heartbeat = setInterval(() => this.#beat(), this.#beats.intervalMs);
-    this.#heartbeat.unref();
+    this.#heartbeat = setInterval(() => this.#beat(), this.#beats.intervalMs).unref();
   }
 
   /**

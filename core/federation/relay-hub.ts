@@ -100,8 +100,7 @@ export class RelayHub {
         }
       },
     });
-    const helloTimer = setTimeout(() => channel.close(CLOSE_BAD_HELLO, 'no hello within 10 s'), HELLO_TIMEOUT_MS);
-    helloTimer.unref();
+    const helloTimer = setTimeout(() => channel.close(CLOSE_BAD_HELLO, 'no hello within 10 s'), HELLO_TIMEOUT_MS).unref();
     channel.onClose((code, reason) => {
       clearTimeout(helloTimer);
       if (this.#workers.get(workerId)?.channel !== channel) return;

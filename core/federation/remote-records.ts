@@ -7,9 +7,10 @@
  */
 import type { FetchedBody, SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import { toFunctionEntry, type FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { WorkerRegistration } from './service-relay.ts';
 import type { WireFunction, WireSpecimen } from './wire-messages.ts';
 
 /** Where a host lists relayed entries. */
@@ -26,15 +27,8 @@ export function prefixed(workerId: string, name: string): string {
 }
 
 export function toRemoteEntry(workerId: string, f: WireFunction): FunctionEntry {
-  return {
-    name: prefixed(workerId, f.name),
-    return_type: f.return_type,
-    schema: { ...f.schema, title: prefixed(workerId, f.name) },
-    parameters: f.parameters,
-    async: f.async,
-    source: { kind: 'remote', workerId, remoteName: f.name },
-    plugin: f.plugin,
-  };
+  const name = prefixed(workerId, f.name);
+  return { ...toFunctionEntry(f, { kind: 'remote', workerId, remoteName: f.name }, f.plugin), name, schema: { ...f.schema, title: name } };
 }
 
 /**
@@ -66,12 +60,7 @@ export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteF
 }
 
 /** Replaces everything `workerId` registered before with `specimens` and `functions`. */
-export function applyRegistration(
-  lists: RelayedLists,
-  workerId: string,
-  registration: { specimens: WireSpecimen[]; functions: WireFunction[] },
-  fetch: RemoteFetch | null,
-): void {
+export function applyRegistration(lists: RelayedLists, workerId: string, registration: WorkerRegistration, fetch: RemoteFetch | null): void {
   lists.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
   for (const f of registration.functions) lists.functions.register(toRemoteEntry(workerId, f), { replace: true });
   lists.catalog.setSource(

@@ -100,8 +100,7 @@ export class RequestTable {
       if (stream && stream.writableLength + stream.readableLength > 0) return this.#arm(id, pending);
       this.#send({ t: 'cancel', id });
       this.#fail(id, pending, createHostError('SPC_ERR_WORKER_TIMEOUT', this.#peerId, pending.op));
-    }, pending.options.timeoutMs);
-    pending.timer.unref();
+    }, pending.options.timeoutMs).unref();
   }
 
   #settle(id: number, pending: Pending): void {

@@ -5,6 +5,7 @@
  * message (see PROTOCOL.md).
  */
 import type { CatalogEntry } from '../wire/wire-types.ts';
+import type { ManifestFunction } from '../registry/manifest-types.ts';
 
 /** Bumped on any incompatible change; a relay refuses a worker speaking another version. */
 export const PROTOCOL_VERSION = 3;
@@ -58,13 +59,8 @@ export interface WireError {
   message: string;
 }
 
-/** A function as a worker registers it. */
-export interface WireFunction {
-  name: string;
-  return_type: 'mesh' | 'volume' | 'point_cloud' | 'image';
-  schema: Record<string, unknown>;
-  parameters: { name: string; kind: 'value' | 'reporter' | 'signal' }[];
-  async: boolean;
+/** A function as a worker registers it: as its manifest lists it, and the plugin it came from. */
+export interface WireFunction extends Pick<ManifestFunction, 'name' | 'return_type' | 'schema' | 'parameters' | 'async'> {
   plugin: string | null;
 }
 

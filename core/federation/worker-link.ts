@@ -10,10 +10,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import type { HostContext } from '../host-context.ts';
 import type { LocalRuns } from './local-runs.ts';
-import { localFunctions, localSpecimens } from './local-exports.ts';
 import { PeerChannel } from './peer-channel.ts';
 import { reconnectDelay } from './reconnect-delay.ts';
-import { FATAL_CLOSE_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TOKEN_HEADER } from './wire-messages.ts';
+import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
+import { FATAL_CLOSE_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TOKEN_HEADER, type WireFunction, type WireSpecimen } from './wire-messages.ts';
 import { workerHandlers } from './worker-handlers.ts';
 
 /** `http(s)://host[:port][/base]` → `ws(s)://host[:port][/base]/ws/federation/<id>`. */
@@ -24,6 +24,34 @@ export function federationUrl(join: string, workerId: string): string {
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/ws/federation/${encodeURIComponent(workerId)}`;
   url.search = '';
   return url.toString();
+}
+
+/** This worker's own specimens as it registers them, each dynamic one with its effective schema (the relay shows exactly what the worker shows). */
+function localSpecimens(ctx: HostContext): WireSpecimen[] {
+  return ctx.catalog
+    .list()
+    .filter((r) => r.origin !== 'relay')
+    .map((r) => ({
+      id: r.id,
+      display_name: r.display_name,
+      description: r.description,
+      type: specimenType(ctx.functions, r),
+      tags: r.tags,
+      is_dynamic: r.is_dynamic,
+      function_name: r.function_name,
+      thumbnail_file: r.thumbnail_file,
+      story: r.story,
+      schema: r.is_dynamic ? specimenSchema(ctx.functions, r) : null,
+      has_data: !r.is_dynamic && r.data !== undefined,
+    }));
+}
+
+/** This worker's own functions as it registers them. */
+function localFunctions(ctx: HostContext): WireFunction[] {
+  return ctx.functions
+    .list()
+    .filter((f) => f.source.kind !== 'remote')
+    .map((f) => ({ name: f.name, return_type: f.return_type, schema: f.schema, parameters: f.parameters, async: f.async, plugin: f.plugin }));
 }
 
 export class WorkerLink {
@@ -98,8 +126,7 @@ export class WorkerLink {
       const delay = reconnectDelay(this.#attempt++);
       if (this.#welcomed) this.#log.warn(`federation: lost the relay (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
       this.#log.debug(`federation: reconnecting in ${delay} ms`);
-      this.#timer = setTimeout(() => this.#connect(), delay);
-      this.#timer.unref();
+      this.#timer = setTimeout(() => this.#connect(), delay).unref();
     });
   }
 

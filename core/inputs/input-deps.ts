@@ -7,24 +7,20 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { FunctionLookup } from '../registry/specimen-functions.ts';
-import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { InputLoaders } from './input-types.ts';
+import type { InputLoaders, InputRun } from './input-types.ts';
 
 /**
  * What a specimen input's computation is asked with. The host's result source takes it as it
  * is; not asking to follow arriving bytes, it answers with the whole result.
  */
-export interface InputComputation {
+export interface InputComputation extends InputRun {
   entry: FunctionEntry;
   values: Record<string, unknown>;
   inputs?: InputLoaders;
-  roomId: string;
   specimenId: string;
-  signal: AbortSignal;
-  onProgress?: (update: ProgressUpdate) => void;
   /** Always true: an input is not what the room was asked for. */
   asInput: true;
 }

@@ -13,6 +13,11 @@
 /** Runs under this many milliseconds are short. */
 export const SHORT_RUN_MS = 250;
 
+/** True when at least half of `runs` (milliseconds) were short: one slow run on a busy machine does not make a function long. */
+export function mostlyShort(runs: number[]): boolean {
+  return runs.filter((ms) => ms < SHORT_RUN_MS).length * 2 >= runs.length;
+}
+
 /** Finished runs remembered per function. */
 const REMEMBERED_RUNS = 4;
 
@@ -42,7 +47,7 @@ export class RunDurations {
     if (running) for (const run of running) if (now - run.start >= SHORT_RUN_MS) return false;
     const recent = this.#recent.get(fn);
     if (!recent) return !running || running.size === 0;
-    return recent.filter((ms) => ms < SHORT_RUN_MS).length * 2 >= recent.length;
+    return mostlyShort(recent);
   }
 
   /** Notes that a run of `fn` started (or is about to): see {@link TimedRun}. */

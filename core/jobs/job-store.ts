@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { createHostError, isHostError } from '../errors.ts';
+import { createHostError, isHostError, type HostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { Job, type JobMeta } from './job.ts';
@@ -31,6 +31,13 @@ export interface JobStoreOptions {
 
 /** Seconds a client refused for too many jobs is asked to wait. */
 const RETRY_AFTER_SECONDS = 5;
+
+/** The 503 of a host past its bound of jobs (`max`), asking the client to come back in a few seconds. */
+export function tooManyJobs(max: number): HostError {
+  const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(max));
+  error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+  return error;
+}
 
 /** The work of a job; it gets the job's id so a relayed run can name the job on its worker. */
 export type JobRun = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void, jobId: string) => Promise<StoredResult>;
@@ -68,11 +75,7 @@ export class JobStore {
    * job under the relay's id; the caller checks it is free (`get`).
    */
   start(meta: JobMeta, run: JobRun, id?: string): Job {
-    if (this.#running >= this.#options.maxRunning) {
-      const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(this.#options.maxRunning));
-      error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
-      throw error;
-    }
+    if (this.#running >= this.#options.maxRunning) throw tooManyJobs(this.#options.maxRunning);
     const job = this.#create(meta, id);
     this.#running++;
     const timeout = setTimeout(() => this.#end(job, `timed out after ${this.#options.timeoutSeconds} s`), this.#options.timeoutSeconds * 1000);
@@ -152,8 +155,7 @@ export class JobStore {
 
   #scheduleSweep(job: Job): void {
     if (job.sweepTimer) return;
-    job.sweepTimer = setTimeout(() => this.#forget(job), this.#options.ttlSeconds * 1000);
-    job.sweepTimer.unref();
+    job.sweepTimer = setTimeout(() => this.#forget(job), this.#options.ttlSeconds * 1000).unref();
   }
 
   /** Past maxFinished finished jobs, the oldest go first. */

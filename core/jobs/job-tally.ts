@@ -47,8 +47,7 @@ export class JobTally {
       }
       this.#dirty.clear();
       this.counts();
-    }, RECHECK_MS);
-    this.#timer.unref();
+    }, RECHECK_MS).unref();
   }
 
   /** Counts a job this host started. */

@@ -4,10 +4,9 @@
  * (abort controller, sweep timer) stays here; job-views.ts builds the wire shapes.
  */
 import type { Provenance } from '../wire/provenance-types.ts';
-import type { ProgressMessage } from '../wire/wire-types.ts';
+import type { JobStatus, ProgressMessage } from '../wire/wire-types.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { isTerminal, type JobStatus } from './job-status.ts';
 
 export interface JobMeta {
   specimenId: string | null;
@@ -52,7 +51,7 @@ export class Job {
    * one push, and the dropped ones are let go in one step now and then.
    */
   append(update: ProgressUpdate): void {
-    if (isTerminal(this.status)) return;
+    if (this.status !== 'running') return;
     const message: ProgressMessage = { seq: this.#nextSeq++, text: update.text, ts: update.ts };
     if (update.fraction !== null) message.fraction = update.fraction;
     this.#messages.push(message);
@@ -82,7 +81,7 @@ export class Job {
 
   /** Ends the job once: false when it had already ended. */
   #end(status: 'done' | 'error', keep: () => void): boolean {
-    if (isTerminal(this.status)) return false;
+    if (this.status !== 'running') return false;
     this.status = status;
     keep();
     this.finishedAt = Date.now();

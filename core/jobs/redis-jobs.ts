@@ -12,7 +12,7 @@ import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../serving/result-source.ts';
 import type { JobRequest, JobResult, JobService } from './job-service.ts';
-import type { JobStore } from './job-store.ts';
+import { tooManyJobs, type JobStore } from './job-store.ts';
 import type { LocalJobs } from './local-jobs.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from '../redis/redis-keys.ts';
@@ -38,9 +38,6 @@ export interface Departures {
   close(): void;
 }
 
-/** Seconds a client refused for too many jobs is asked to wait. */
-const RETRY_AFTER_SECONDS = 5;
-
 type StreamEntry = [id: string, fields: string[]];
 type JobRead = [status: string, error: string, code: string, fn: string, meta: string, hash: string, messages: StreamEntry[], cid: string];
 
@@ -52,48 +49,39 @@ function toMessage([id, fields]: StreamEntry): ProgressMessage {
   return message;
 }
 
-export class RedisJobs implements JobService {
-  #comps: ServiceComputations;
-  #queue: PendingWork;
-  #local: LocalJobs;
-  #store: JobStore;
-  #maxJobs: number;
-  #maxMessages: number;
-  #tally: JobTally;
-  #departures: Departures;
+/** What the jobs of a Redis service work with. */
+interface RedisJobsDeps {
+  comps: ServiceComputations;
+  queue: PendingWork;
+  /** Told to nudge every watcher of this host once a compute node leaves. */
+  departures: Departures;
+  local: LocalJobs;
+  store: JobStore;
+  maxJobs: number;
+  maxMessages: number;
+}
 
-  /** `departures`: told to nudge every watcher of this host once a compute node leaves. */
-  constructor(deps: {
-    comps: ServiceComputations;
-    queue: PendingWork;
-    departures: Departures;
-    local: LocalJobs;
-    store: JobStore;
-    maxJobs: number;
-    maxMessages: number;
-  }) {
-    this.#maxMessages = deps.maxMessages;
-    this.#comps = deps.comps;
-    this.#queue = deps.queue;
-    this.#local = deps.local;
-    this.#store = deps.store;
-    this.#maxJobs = deps.maxJobs;
-    const read = async (id: string) => (((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined) ?? null;
+export class RedisJobs implements JobService {
+  #d: RedisJobsDeps;
+  #tally: JobTally;
+
+  constructor(deps: RedisJobsDeps) {
+    this.#d = deps;
+    const read = async (id: string) => (((await deps.comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined) ?? null;
     this.#tally = new JobTally(read, deps.comps.times.jobTtlMs);
-    this.#departures = deps.departures;
   }
 
   async start(request: JobRequest): Promise<StartResponse> {
-    if (!runsOnService(request.entry)) return this.#local.start(request);
+    if (!runsOnService(request.entry)) return this.#d.local.start(request);
     const id = randomUUID();
     const key = keyOf(request.entry, request.values);
     // What makes the result, kept beside the job's record: any host answering its /result says it.
     const prov = JSON.stringify(provenanceOf(request.entry, request.values));
-    const ref = await this.#comps.hit(request.roomId, key);
+    const ref = await this.#d.comps.hit(request.roomId, key);
     // A hit only while its bytes are there: an evicted result is a miss, computed again.
-    if (ref && !(await orUnavailable(this.#comps.blobs.touch(ref, this.#comps.times.jobTtlMs)))) await this.#comps.forget(request.roomId);
+    if (ref && !(await orUnavailable(this.#d.comps.blobs.touch(ref, this.#d.comps.times.jobTtlMs)))) await this.#d.comps.forget(request.roomId);
     else if (ref) {
-      const { jobTtlMs } = this.#comps.times;
+      const { jobTtlMs } = this.#d.comps.times;
       const job = KEYS.job(id);
       const fields = {
         status: 'done',
@@ -105,15 +93,11 @@ export class RedisJobs implements JobService {
         created: Date.now(),
         prov,
       };
-      await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
+      await orUnavailable(this.#d.comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
       this.#tally.add(id, 'done');
       return { job_id: id, status: 'done' };
     }
-    if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) {
-      const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(this.#maxJobs));
-      error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
-      throw error;
-    }
+    if ((await orUnavailable(this.#d.queue.pending())) >= this.#d.maxJobs) throw tooManyJobs(this.#d.maxJobs);
     const claim: ClaimRequest = {
       fn: request.entry.name,
       ...pinnedBundle(request.entry),
@@ -127,11 +111,11 @@ export class RedisJobs implements JobService {
     };
     // A job with inputs is answered at once; its inputs load on this host (their progress in
     // the job's messages) and only then is the computation queued (see serving/input-refs.ts).
-    const { cid, created } = request.inputs ? await this.#comps.reserve(claim) : await this.#comps.claim(claim);
+    const { cid, created } = request.inputs ? await this.#d.comps.reserve(claim) : await this.#d.comps.claim(claim);
     if (created && request.inputs) void this.#queueWithInputs(cid, request, claim);
     const job = KEYS.job(id);
-    await orUnavailable(this.#comps.redis.multi().hset(job, 'prov', prov).pexpire(job, this.#comps.times.jobTtlMs).exec());
-    const events = this.#comps.events;
+    await orUnavailable(this.#d.comps.redis.multi().hset(job, 'prov', prov).pexpire(job, this.#d.comps.times.jobTtlMs).exec());
+    const events = this.#d.comps.events;
     this.#tally.add(id, 'running', (mark) => {
       const offs = [events.watch(cid, mark), events.watch(id, mark)];
       return () => offs.forEach((off) => off());
@@ -145,21 +129,20 @@ export class RedisJobs implements JobService {
    * ends meanwhile (the job was cancelled) or the job timeout passes.
    */
   async #queueWithInputs(cid: string, request: JobRequest, claim: ClaimRequest): Promise<void> {
-    const comps = this.#comps;
+    const comps = this.#d.comps;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, comps.times.timeoutMs);
-    timer.unref();
+    }, comps.times.timeoutMs).unref();
     const unwatch = comps.events.watch(cid, () => {
       void comps.redis.hget(KEYS.comp(cid), 'status').then(
         (status) => status !== 'running' && controller.abort(),
         () => {},
       );
     });
-    const onProgress = (u: ProgressUpdate) => void comps.redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', this.#maxMessages).catch(() => {});
+    const onProgress = (u: ProgressUpdate) => void comps.redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', this.#d.maxMessages).catch(() => {});
     try {
       const inputs = await storeInputs({ ...request, onProgress }, comps.blobs, comps.times.runTtlMs, controller.signal);
       await comps.queue(cid, { ...claim, ...(inputs ? { inputs } : {}) });
@@ -180,27 +163,27 @@ export class RedisJobs implements JobService {
    */
   async #read(id: string, since: number | null): Promise<JobRead> {
     const read = async () => {
-      const reply = (await orUnavailable(this.#comps.redis.vJobRead(id, since === null ? '' : `${Math.max(0, since + 1)}-0`))) as JobRead | null;
+      const reply = (await orUnavailable(this.#d.comps.redis.vJobRead(id, since === null ? '' : `${Math.max(0, since + 1)}-0`))) as JobRead | null;
       if (!reply) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
       return reply;
     };
     const reply = await read();
     const [status, , , fn, , , , cid] = reply;
-    return status === 'running' && cid && (await this.#comps.abandonIfNoNode(cid, fn)) ? read() : reply;
+    return status === 'running' && cid && (await this.#d.comps.abandonIfNoNode(cid, fn)) ? read() : reply;
   }
 
   async progress(id: string, since: number): Promise<ProgressResponse> {
-    if (this.#store.get(id)) return this.#local.progress(id, since);
+    if (this.#d.store.get(id)) return this.#d.local.progress(id, since);
     const [status, error, , , , , messages] = await this.#read(id, since);
     return { status: status as JobStatus, messages: messages.map(toMessage), error: status === 'error' ? error : null };
   }
 
   async result(id: string): Promise<JobResult> {
-    if (this.#store.get(id)) return this.#local.result(id);
+    if (this.#d.store.get(id)) return this.#d.local.result(id);
     const [status, error, , fn, meta, hash] = await this.#read(id, null);
     if (status === 'running') throw createHostError('SPC_ERR_JOB_RUNNING', id);
     if (status !== 'done') throw createHostError('SPC_ERR_JOB_FAILED', id, error);
-    const result = await this.#comps.read({ hash, meta });
+    const result = await this.#d.comps.read({ hash, meta });
     if (!result) throw createHostError('SPC_ERR_JOB_RESULT_EVICTED', id);
     const provenance = await this.#provenance(id);
     return { result, functionName: fn, ...(provenance ? { provenance } : {}) };
@@ -208,7 +191,7 @@ export class RedisJobs implements JobService {
 
   /** What made job `id`'s result, as its record keeps it (null for a job started before it was kept). */
   async #provenance(id: string): Promise<Provenance | null> {
-    const said = await orUnavailable(this.#comps.redis.hget(KEYS.job(id), 'prov'));
+    const said = await orUnavailable(this.#d.comps.redis.hget(KEYS.job(id), 'prov'));
     try {
       return said ? (JSON.parse(said) as Provenance) : null;
     } catch {
@@ -217,21 +200,21 @@ export class RedisJobs implements JobService {
   }
 
   async cancel(id: string): Promise<boolean> {
-    if (this.#store.get(id)) return this.#local.cancel(id);
-    return this.#comps.cancelJob(id);
+    if (this.#d.store.get(id)) return this.#d.local.cancel(id);
+    return this.#d.comps.cancelJob(id);
   }
 
   watch(id: string, onChange: () => void): () => void {
-    if (this.#store.get(id)) return this.#local.watch(id, onChange);
-    const events = this.#comps.events;
+    if (this.#d.store.get(id)) return this.#d.local.watch(id, onChange);
+    const events = this.#d.comps.events;
     // Nudges are the only reads: published by whoever changes the job, sent to every watcher
     // once the subscription is back after a reconnection, and when a compute node leaves.
-    const offs = [events.watch(id, onChange), this.#departures.hold()];
+    const offs = [events.watch(id, onChange), this.#d.departures.hold()];
     let stopped = false;
     // The computation's nudges (progress, end) come under its own id; a failed look-up is
     // retried, since without it the end of the job would only be seen by re-reading.
     const follow = (attempt: number) =>
-      void this.#comps.redis.hget(KEYS.job(id), 'comp').then(
+      void this.#d.comps.redis.hget(KEYS.job(id), 'comp').then(
         (cid) => {
           if (stopped || !cid) return;
           offs.push(events.watch(cid, onChange));
@@ -250,14 +233,14 @@ export class RedisJobs implements JobService {
 
   /** Jobs this host started, by state (the local store's and the service's). */
   counts(): Record<JobStatus, number> {
-    const local = this.#local.counts();
+    const local = this.#d.local.counts();
     const service = this.#tally.counts();
     return { running: local.running + service.running, done: local.done + service.done, error: local.error + service.error };
   }
 
   close(): void {
-    this.#departures.close();
+    this.#d.departures.close();
     this.#tally.close();
-    this.#local.close();
+    this.#d.local.close();
   }
 }

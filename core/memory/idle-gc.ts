@@ -40,8 +40,7 @@ export class IdleCollector {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       collector()?.();
-    }, this.#delayMs);
-    this.#timer.unref();
+    }, this.#delayMs).unref();
   }
 
   cancel(): void {

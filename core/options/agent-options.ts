@@ -43,6 +43,9 @@ export const AGENT_DEFAULTS = Object.freeze({
   ttsUrl: null as string | null,
 });
 
+/** The agent's numeric options and their rules (options.ts checks them with the others): a number above 0, or a whole one. */
+export const AGENT_NUMBER_RULES = [['agentTurnTimeoutSeconds', {}], ['agentMaxRooms', { integer: true }]] as const;
+
 const HTTP_URL = /^https?:\/\/[^/\s]+(\/\S*)?$/;
 
 function checkUrl(name: string, value: unknown): void {
@@ -59,12 +62,6 @@ export function checkAgentOptions(o: Required<AgentHostOptions>): void {
   checkUrl('agentUrl', o.agentUrl);
   checkUrl('sttUrl', o.sttUrl);
   checkUrl('ttsUrl', o.ttsUrl);
-  if (typeof o.agentTurnTimeoutSeconds !== 'number' || !Number.isFinite(o.agentTurnTimeoutSeconds) || o.agentTurnTimeoutSeconds <= 0) {
-    throw new TypeError(`agentTurnTimeoutSeconds must be a positive number, got ${String(o.agentTurnTimeoutSeconds)}`);
-  }
-  if (!Number.isInteger(o.agentMaxRooms) || o.agentMaxRooms <= 0) {
-    throw new TypeError(`agentMaxRooms must be a positive integer, got ${String(o.agentMaxRooms)}`);
-  }
   if (!Number.isInteger(o.agentMaxQueued) || o.agentMaxQueued < 0) {
     throw new TypeError(`agentMaxQueued must be an integer of 0 or more, got ${String(o.agentMaxQueued)}`);
   }

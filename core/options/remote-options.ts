@@ -25,6 +25,9 @@ export const REMOTE_DEFAULTS = Object.freeze({
   maxRemoteBytes: 512 * 1024 * 1024,
 });
 
+/** The remote options' numeric rules (options.ts checks them with the others): a number above 0, or a whole one within 2^53. */
+export const REMOTE_NUMBER_RULES = [['remoteTimeoutSeconds', {}], ['maxRemoteBytes', { integer: true, safe: true }]] as const;
+
 /** What a remote's name may be: it is the first segment of `NAME/path`. */
 export const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -56,11 +59,5 @@ export function checkRemoteOptions(o: Required<RemoteHostOptions>): void {
     if (!REMOTE_NAME.test(name)) throw new TypeError(`remotes: '${name}' is not a usable name (letters, digits, '_', '.', '-')`);
     const problem = typeof url === 'string' ? remoteUrlProblem(url) : 'must be a string';
     if (problem) throw new TypeError(`remotes.${name} ${problem}`);
-  }
-  if (typeof o.remoteTimeoutSeconds !== 'number' || !Number.isFinite(o.remoteTimeoutSeconds) || o.remoteTimeoutSeconds <= 0) {
-    throw new TypeError(`remoteTimeoutSeconds must be a positive number, got ${String(o.remoteTimeoutSeconds)}`);
-  }
-  if (!Number.isSafeInteger(o.maxRemoteBytes) || o.maxRemoteBytes <= 0) {
-    throw new TypeError(`maxRemoteBytes must be a positive integer, got ${String(o.maxRemoteBytes)}`);
   }
 }

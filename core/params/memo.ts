@@ -31,15 +31,8 @@ export function memoByIdentity<K extends object, V>(make: (key: K) => V): (key: 
 
 /** A function of two objects, worked out once per pair. */
 export function memoByPair<A extends object, B extends object, V>(make: (a: A, b: B) => V): (a: A, b: B) => V {
-  const byFirst = memoByIdentity<A, WeakMap<B, V>>(() => new WeakMap());
-  return (a, b) => {
-    const made = byFirst(a);
-    const known = made.get(b);
-    if (known !== undefined || made.has(b)) return known as V;
-    const value = make(a, b);
-    made.set(b, value);
-    return value;
-  };
+  const byFirst = memoByIdentity((a: A) => memoByIdentity((b: B) => make(a, b)));
+  return (a, b) => byFirst(a)(b);
 }
 
 /**

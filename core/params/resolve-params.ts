@@ -94,9 +94,7 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
   if (positional.length > order.length) {
     throw createHostError('SPC_ERR_ARGS_TOO_MANY', String(positional.length), functionName, String(order.length));
   }
-  positional.forEach((value, i) => {
-    values[order[i]!] = value;
-  });
+  for (const [i, value] of positional.entries()) values[order[i]!] = value;
   for (const [name, value] of Object.entries(raw.named ?? {})) {
     // These names would reach an object's prototype, not a parameter.
     if (RESERVED_NAMES.has(name)) throw createHostError('SPC_ERR_PARAM_RESERVED', name, functionName);
@@ -112,10 +110,7 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
     }
   }
   const validate = validatorFor(schema);
-  if (!validate(values)) {
-    const error = validate.errors![0]!;
-    throw toParamError(error, functionName, schema);
-  }
+  if (!validate(values)) throw toParamError(validate.errors![0]!, functionName, schema);
   return values;
 }
 

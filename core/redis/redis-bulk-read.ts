@@ -12,19 +12,12 @@
  * replies, a nil one (a chunk gone) and an error reply ending the read.
  */
 import net from 'node:net';
+import type { RedisOptions } from 'ioredis';
 import type { PayloadFill } from '../results/payload-fill.ts';
 import { TimeLimitError } from './time-limit.ts';
 
-/** Where the blob store's Redis is (its client's own options). */
-export interface BulkReadTarget {
-  host?: string | undefined;
-  port?: number | undefined;
-  /** A Unix socket, in place of host and port. */
-  path?: string | undefined;
-  username?: string | undefined;
-  password?: string | undefined;
-  db?: number | undefined;
-}
+/** Where the blob store's Redis is (its client's own options; a Unix socket `path` in place of host and port). */
+export type BulkReadTarget = Pick<RedisOptions, 'host' | 'port' | 'path' | 'username' | 'password' | 'db'>;
 
 /** One socket read into the result at most: a 4 MiB chunk takes a few. */
 const DIRECT_READ_BYTES = 1024 * 1024;

@@ -18,7 +18,6 @@ import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channel
 import { CHANNELS } from './redis-keys.ts';
 import { storedJson } from './stored-json.ts';
 import { waitAtMost } from './time-limit.ts';
-import { subscribeWhenReady } from './ready-subscription.ts';
 import { roomEventOf } from '../events/layer-slots.ts';
 import { stampedData } from '../events/acting-user.ts';
 
@@ -145,6 +144,37 @@ export class RedisEvents {
     this.#cancelListeners.add(listener);
     return () => this.#cancelListeners.delete(listener);
   }
+}
+
+/**
+ * Subscribes `redis` to `channels` now if it is ready, else once it is, and again at every
+ * later 'ready'. Resolves after the first subscription is answered (a caller bounds the wait).
+ *
+ * SUBSCRIBE goes only on a connection that is ready. ioredis checks a new connection with an
+ * INFO before it calls it ready, but sends a SUBSCRIBE made in the meantime at once (Redis takes
+ * it while loading). Its answer can put the connection in subscriber mode before the INFO goes
+ * out (the more likely the later the process reads the replies, as under load): the check then
+ * fails, ioredis reconnects, and since the connection never was ready it does not subscribe
+ * again, though the first SUBSCRIBE's promise resolved. Such a connection hears nothing for good
+ * (ioredis 5.8.2 and later 5.x: redis/ioredis#2037; 6.0 waits for the handshake itself, and this
+ * stays right there). `onSubscribed` runs once Redis has answered each SUBSCRIBE: from then on
+ * nothing published is missed, so a re-read of durable state made then misses no change.
+ */
+function subscribeWhenReady(redis: Redis, channels: string[], onSubscribed: () => void): Promise<void> {
+  let first: () => void = () => {};
+  const subscribed = new Promise<void>((resolve) => (first = resolve));
+  const subscribe = () =>
+    void redis.subscribe(...channels).then(
+      () => {
+        onSubscribed();
+        first();
+      },
+      // The connection went away before Redis answered: its next 'ready' subscribes again.
+      () => {},
+    );
+  redis.on('ready', subscribe);
+  if (redis.status === 'ready') subscribe();
+  return subscribed;
 }
 
 /** The message publishing `event` for `room`. */

@@ -32,6 +32,11 @@ export interface FunctionEntry extends Pick<ManifestFunction, 'name' | 'return_t
   plugin: string | null;
 }
 
+/** The entry of function `f` as a manifest lists it, run from `source`. */
+export function toFunctionEntry(f: Omit<FunctionEntry, 'source' | 'plugin'>, source: FunctionSource, plugin: string | null): FunctionEntry {
+  return { name: f.name, return_type: f.return_type, schema: f.schema, parameters: f.parameters, async: f.async, source, plugin };
+}
+
 /** The `value` parameters' names, in order: what positional `args` map onto. */
 export function valueParameterNames(entry: FunctionEntry): string[] {
   return entry.parameters.filter((p) => p.kind === 'value').map((p) => p.name);

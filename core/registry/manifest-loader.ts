@@ -17,7 +17,7 @@ import path from 'node:path';
 import { resolveInside } from '../catalog/safe-path.ts';
 import type { SpecimenRecord, ThumbnailSource } from '../catalog/specimen-record.ts';
 import { precompileSchema } from '../params/resolve-params.ts';
-import type { FunctionEntry } from './function-entry.ts';
+import { toFunctionEntry, type FunctionEntry, type FunctionSource } from './function-entry.ts';
 import { MANIFEST_VERSION, type ManifestSpecimen, type PluginManifest } from './manifest-types.ts';
 
 const RESULT_TYPES = new Set(['mesh', 'volume', 'point_cloud', 'image']);
@@ -125,23 +125,16 @@ export async function loadPluginBundle(sourceDir: string, options: LoadOptions =
   const functions = new Map<string, FunctionEntry>();
   for (const f of manifest.functions) {
     precompileSchema(f.schema);
-    functions.set(f.name, {
-      name: f.name,
-      return_type: f.return_type,
-      schema: f.schema,
-      parameters: f.parameters,
-      async: f.async,
-      source: {
-        kind: 'bundle',
-        modulePath,
-        exportName: f.name,
-        version,
-        bundle: bundleId,
-        pluginVersion,
-        ...(python ? { runtime: 'python' as const } : {}),
-      },
-      plugin: manifest.plugin,
-    });
+    const source: FunctionSource = {
+      kind: 'bundle',
+      modulePath,
+      exportName: f.name,
+      version,
+      bundle: bundleId,
+      pluginVersion,
+      ...(python ? { runtime: 'python' as const } : {}),
+    };
+    functions.set(f.name, toFunctionEntry(f, source, manifest.plugin));
   }
   const specimens = await Promise.all(
     manifest.specimens.filter((s) => functions.has(s.function_name)).map(async (s) => ({ ...(await toRecord(dir, s, functions)), signature })),

@@ -9,6 +9,7 @@
 import type { RoomCamera, RoomView } from '../wire/room-types.ts';
 import { createHostError } from '../errors.ts';
 import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const satisfies readonly NonNullable<RoomView['mode']>[];
 type ViewMode = (typeof VIEW_MODES)[number];
@@ -21,7 +22,6 @@ export type ViewChange = { [K in keyof RoomView]?: RoomView[K] | null };
 
 /** The view's settings, in the order a view lists them. */
 export const VIEW_FIELDS = ['window', 'colormap', 'opacity', 'mode', 'camera'] as const;
-const FIELDS = VIEW_FIELDS;
 
 const NUMBER3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
 
@@ -50,17 +50,16 @@ function finiteList(value: unknown, length: number): value is number[] {
 }
 
 function checkCamera(value: unknown): RoomCamera {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('camera', 'must be an object {position, target, up}');
-  const camera = value as Record<string, unknown>;
-  const extra = Object.keys(camera).find((key) => key !== 'position' && key !== 'target' && key !== 'up');
+  if (!isRecord(value)) throw bad('camera', 'must be an object {position, target, up}');
+  const extra = Object.keys(value).find((key) => key !== 'position' && key !== 'target' && key !== 'up');
   if (extra !== undefined) throw bad('camera', `has an unknown member '${extra}' (members: position, target, up)`);
   for (const key of ['position', 'target', 'up']) {
-    if (!finiteList(camera[key], 3)) throw bad('camera', `needs '${key}' as three finite numbers`);
+    if (!finiteList(value[key], 3)) throw bad('camera', `needs '${key}' as three finite numbers`);
   }
-  return { position: camera.position, target: camera.target, up: camera.up } as RoomCamera;
+  return { position: value.position, target: value.target, up: value.up } as RoomCamera;
 }
 
-function checkField(field: (typeof FIELDS)[number], value: unknown): RoomView[keyof RoomView] {
+function checkField(field: (typeof VIEW_FIELDS)[number], value: unknown): RoomView[keyof RoomView] {
   switch (field) {
     case 'window':
       if (!finiteList(value, 2)) throw bad('window', 'must be [lo, hi], two finite numbers');
@@ -84,22 +83,21 @@ function checkField(field: (typeof FIELDS)[number], value: unknown): RoomView[ke
 
 /** The change a request body asks for. @throws SPC_ERR_ROOM_VIEW_INVALID naming the setting. */
 export function checkViewChange(body: unknown): ViewChange {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body', `must be a JSON object with any of ${FIELDS.join(', ')}`);
-  const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).find((key) => !(FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) throw bad(unknown, `is not a view setting (settings: ${FIELDS.join(', ')})`);
+  if (!isRecord(body)) throw bad('body', `must be a JSON object with any of ${VIEW_FIELDS.join(', ')}`);
+  const unknown = Object.keys(body).find((key) => !(VIEW_FIELDS as readonly string[]).includes(key));
+  if (unknown !== undefined) throw bad(unknown, `is not a view setting (settings: ${VIEW_FIELDS.join(', ')})`);
   const change: Record<string, unknown> = {};
-  for (const field of FIELDS) {
-    if (!(field in record)) continue;
-    change[field] = record[field] === null ? null : checkField(field, record[field]);
+  for (const field of VIEW_FIELDS) {
+    if (!(field in body)) continue;
+    change[field] = body[field] === null ? null : checkField(field, body[field]);
   }
   return change as ViewChange;
 }
 
-/** `view` with `change` applied (settings in FIELDS order). */
+/** `view` with `change` applied (settings in VIEW_FIELDS order). */
 export function applyViewChange(view: RoomView, change: ViewChange): RoomView {
   const merged: Record<string, unknown> = {};
-  for (const field of FIELDS) {
+  for (const field of VIEW_FIELDS) {
     const value = field in change ? change[field] : view[field];
     if (value !== undefined && value !== null) merged[field] = value;
   }
@@ -110,7 +108,7 @@ export function applyViewChange(view: RoomView, change: ViewChange): RoomView {
 export function readStoredView(value: unknown): RoomView {
   if (typeof value !== 'object' || value === null) return {};
   const view: Record<string, unknown> = {};
-  for (const field of FIELDS) {
+  for (const field of VIEW_FIELDS) {
     const raw = (value as Record<string, unknown>)[field];
     if (raw === undefined || raw === null) continue;
     try {

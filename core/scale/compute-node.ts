@@ -133,8 +133,7 @@ export class ComputeNode {
     const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => this.#runs(e)).map((e) => e.name));
     this.#stops.push(() => heartbeat.stop());
     this.#announce = () => heartbeat.beat();
-    const recheck = setInterval(() => void this.#recheck(), RECHECK_MS);
-    recheck.unref();
+    const recheck = setInterval(() => void this.#recheck(), RECHECK_MS).unref();
     this.#stops.push(() => clearInterval(recheck));
   }
 
@@ -201,8 +200,7 @@ export class ComputeNode {
     const timeout = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
-    timeout.unref();
+    }, timeoutMs).unref();
     let result: StoredResult;
     let started = performance.now();
     let ran: number | undefined;

@@ -40,8 +40,7 @@ export async function startHeartbeat(redis: Redis, nodeId: string, functions: ()
     pipeline.pexpire(KEYS.nodeFunctions(nodeId), NODE_EXPIRY_MS).zadd(KEYS.nodes, Date.now() + NODE_EXPIRY_MS, nodeId);
     await pipeline.exec();
   };
-  const timer = setInterval(() => void beat().catch(() => {}), HEARTBEAT_MS);
-  timer.unref();
+  const timer = setInterval(() => void beat().catch(() => {}), HEARTBEAT_MS).unref();
   // Back from an outage, the node says it is alive at once, not at its next period.
   const onReady = () => void beat().catch(() => {});
   redis.on('ready', onReady);

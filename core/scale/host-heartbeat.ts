@@ -18,8 +18,7 @@ export function startHostHeartbeat(redis: Redis, hostId: string): () => Promise<
     const now = Date.now();
     void redis.multi().zadd(KEYS.hosts, now + NODE_EXPIRY_MS, hostId).zremrangebyscore(KEYS.hosts, '-inf', now - TRIM_AFTER_MS).exec().catch(() => {});
   };
-  const timer = setInterval(beat, HEARTBEAT_MS);
-  timer.unref();
+  const timer = setInterval(beat, HEARTBEAT_MS).unref();
   // Back from an outage, at once rather than at the next period.
   redis.on('ready', beat);
   beat();

@@ -23,10 +23,7 @@ export class NodeDepartures {
 
   /** Keeps watching while held; returns the release (calling it twice releases once). */
   hold(): () => void {
-    if (this.#holders++ === 0) {
-      this.#timer = setInterval(() => void this.#look(), HEARTBEAT_MS);
-      this.#timer.unref();
-    }
+    if (this.#holders++ === 0) this.#timer = setInterval(() => void this.#look(), HEARTBEAT_MS).unref();
     let released = false;
     return () => {
       if (released) return;

@@ -119,8 +119,7 @@ export class RelayMirror {
         },
         () => {},
       );
-    }, HEARTBEAT_MS);
-    this.#timer.unref();
+    }, HEARTBEAT_MS).unref();
   }
 
   close(): void {

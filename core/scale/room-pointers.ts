@@ -38,8 +38,7 @@ export class RoomPointers {
     this.#held = new HeldByRoom(() => news.listening());
     this.#stopHearing = this.#held.hear(news);
     this.#flush = flush;
-    this.#timer = setInterval(() => void this.flush(), FLUSH_MS);
-    this.#timer.unref();
+    this.#timer = setInterval(() => void this.flush(), FLUSH_MS).unref();
   }
 
   /**

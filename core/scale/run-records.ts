@@ -12,7 +12,7 @@
  * whose run never started, or whose node died, does not hold the function out for ever.
  */
 import type { Redis } from 'ioredis';
-import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
+import { mostlyShort } from '../invoke/run-durations.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 
 /** Runs remembered per function. */
@@ -23,11 +23,6 @@ const RECORD_TTL_S = 24 * 3600;
 const TRIAL_MS = 5000;
 /** How long a host reuses what it read about a function (a slider drag reads it once). */
 const READ_REUSE_MS = 500;
-
-/** True when at least half of `runs` (milliseconds) were short. */
-export function mostlyShort(runs: number[]): boolean {
-  return runs.filter((ms) => ms < SHORT_RUN_MS).length * 2 >= runs.length;
-}
 
 export class RunRecords {
   #redis: Redis;

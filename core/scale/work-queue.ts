@@ -20,7 +20,6 @@ import { withTimeLimit } from '../redis/time-limit.ts';
 /** BullMQ waits for a connection without limit: its calls get the command timeout too. */
 const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withTimeLimit(work, COMMAND_TIMEOUT_MS, what);
 
-
 /** The queues: each lane's, and the short lane beside the compute one. */
 type QueueName = WorkLane | 'short';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ManifestFunction, ManifestSpecimen } from '../registry/manifest-types.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import { toFunctionEntry } from '../registry/function-entry.ts';
 import { createHostError } from '../errors.ts';
 import { runFunction, type CallOptions, type FunctionRun } from './run-function.ts';
 import { resolveTestInputs, type TestInputSources } from './test-inputs.ts';
@@ -49,18 +49,6 @@ export class PluginBuildError extends Error {
   }
 }
 
-function toEntry(plugin: string, fn: ManifestFunction, modulePath: string): FunctionEntry {
-  return {
-    name: fn.name,
-    return_type: fn.return_type,
-    schema: fn.schema,
-    parameters: fn.parameters,
-    async: fn.async,
-    source: { kind: 'bundle', modulePath, exportName: fn.name, version: '0' },
-    plugin,
-  };
-}
-
 /**
  * Builds and imports the plugin in `dir` (a folder holding `index.ts`; a path relative to the
  * working directory, or a file URL such as `new URL('../plugins/shapes', import.meta.url)`).
@@ -89,7 +77,8 @@ export async function loadPlugin(dir: string | URL, loadOptions: LoadPluginOptio
   const callAt = async (name: string, params: Record<string, unknown>, options: CallOptions, depth: number): Promise<FunctionRun> => {
     const fn = functionOr404(name);
     const prepare = (values: Record<string, unknown>) => resolveTestInputs(fn.schema, values, sources, depth);
-    return runFunction(toEntry(built.name, fn, modulePath), exports[name] as (...args: unknown[]) => unknown, params, options, prepare);
+    const entry = toFunctionEntry(fn, { kind: 'bundle', modulePath, exportName: fn.name, version: '0' }, built.name);
+    return runFunction(entry, exports[name] as (...args: unknown[]) => unknown, params, options, prepare);
   };
   const sources: TestInputSources = {
     specimensDir: path.resolve(loadOptions.specimens ?? 'specimens'),

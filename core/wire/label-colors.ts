@@ -47,9 +47,7 @@ export function labelColour(id: number, sources: LabelSources): [number, number,
 
 /** `#rrggbb` of `id`: `given[id]` when set, else its categorical colour. */
 export function labelColor(id: number, given?: Record<string, string>): string {
-  const own = given?.[String(id)];
-  if (own) return own;
-  return hexOfRgb(labelRgb(id));
+  return given?.[String(id)] || hexOfRgb(labelRgb(id));
 }
 
 /** RGB bytes as `#rrggbb`. */

@@ -166,7 +166,6 @@ export interface SnapshotCreated {
   kept_own?: { specimen: string; detail: string }[];
 }
 
-
 /** The kinds of annotation, each with the points it takes (see {@link AnnotationInput}). */
 export const ANNOTATION_KINDS = ['point', 'line', 'polyline', 'box', 'ellipsoid'] as const;
 

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { loadOnce } from '../loading/load-once.ts';
 import { coreModulePath, RUNNING_COMPILED } from '../loading/package-layout.ts';
-
-let pending: Promise<string> | null = null;
 
 /** Packages the bundle imports from the host's node_modules rather than holding. */
 const OUTSIDE = ['tinypool', 'draco3d'];
@@ -57,12 +56,9 @@ async function bundle(): Promise<string> {
   return file;
 }
 
+const bundled = loadOnce(bundle);
+
 /** Path of the worker entry (bundled once per process when running from sources). */
 export function workerScriptPath(): Promise<string> {
-  if (RUNNING_COMPILED) return Promise.resolve(coreModulePath('workers/task-worker.ts'));
-  pending ??= bundle().catch((error: unknown) => {
-    pending = null;
-    throw error;
-  });
-  return pending;
+  return RUNNING_COMPILED ? Promise.resolve(coreModulePath('workers/task-worker.ts')) : bundled();
 }
