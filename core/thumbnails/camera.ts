@@ -3,6 +3,7 @@
  * An orbit camera that frames a bounding sphere: rotate world points into view space and
  * project them orthographically onto a square canvas.
  */
+import { applyAffine } from '../annotations/layer-frame.ts';
 import { boundsOf } from '../geometry/cluster-mesh.ts';
 import { supersampling } from './canvas.ts';
 
@@ -49,6 +50,14 @@ export function project(camera: Camera, x: number, y: number, z: number, out: Fl
   out[0] = camera.size / 2 + vx * scale;
   out[1] = camera.size / 2 - vy * scale;
   out[2] = -vz;
+}
+
+/** Where room point `p`, placed by `affine` when given, falls on the canvas: [screen x, screen y]. */
+export function onScreen(camera: Camera, p: readonly [number, number, number], affine?: readonly number[]): [number, number] {
+  const [x, y, z] = affine ? applyAffine(affine, p) : p;
+  const out = new Float64Array(3);
+  project(camera, x, y, z, out);
+  return [out[0]!, out[1]!];
 }
 
 /** Rotates a direction from world into view space (yaw about y, then pitch about x). */
