@@ -30,10 +30,8 @@ interface Group {
 }
 
 function readNumber(raw: string, column: string, line: number): number {
-  const value = raw.trim();
-  if (!NUMBER.test(value)) throw bad(line, `${column} must be a finite number, got ${JSON.stringify(raw)}`);
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw bad(line, `${column} must be a finite number, got ${JSON.stringify(raw)}`);
+  const number = Number(raw.trim());
+  if (!NUMBER.test(raw.trim()) || !Number.isFinite(number)) throw bad(line, `${column} must be a finite number, got ${JSON.stringify(raw)}`);
   return number;
 }
 
