@@ -7,7 +7,7 @@
  * `If-None-Match` gets 304). No HTTP framework here: the result is an OpenedBody.
  */
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { createHostError } from '../errors.ts';
 import type { SpecimenRecord } from './specimen-record.ts';
 import { parseDataUri } from './data-uri.ts';
@@ -57,16 +57,8 @@ function openPlaceholder(request: OpenRequest): OpenedBody {
   return openBytes(request, 'image/png', placeholderPng());
 }
 
-async function openHandle(path: string): Promise<FileHandle | null> {
-  try {
-    return await open(path, 'r');
-  } catch {
-    return null;
-  }
-}
-
 async function openFile(request: OpenRequest, path: string): Promise<OpenedBody> {
-  const handle = await openHandle(path);
+  const handle = await open(path, 'r').catch(() => null);
   if (!handle) return openPlaceholder(request);
   try {
     const info = await handle.stat();
