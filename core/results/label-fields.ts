@@ -100,12 +100,7 @@ export function checkedLabels(fields: LabelFields, dtype: string, invalid: (why:
 }
 
 /** The label fields a result carries (none when it is not a labels volume). */
-export function labelFieldsOf(result: {
-  type: string;
-  labels?: boolean;
-  label_names?: Record<string, string>;
-  label_colors?: Record<string, string>;
-}): LabelFields | undefined {
+export function labelFieldsOf(result: { type: string; labels?: boolean } & Omit<LabelFields, 'labels'>): LabelFields | undefined {
   if (result.type !== 'volume' || result.labels !== true) return undefined;
   return {
     labels: true,
