@@ -34,8 +34,7 @@ function matches(request: OpenRequest, etag: string): boolean {
 }
 
 function imageHeaders(type: string, length: number, etag: string): OpenedBody['headers'] {
-  const headers: OpenedBody['headers'] = { 'content-type': type, 'cache-control': THUMBNAIL_CACHE_CONTROL, etag };
-  headers['x-content-type-options'] = 'nosniff';
+  const headers: OpenedBody['headers'] = { 'content-type': type, 'cache-control': THUMBNAIL_CACHE_CONTROL, etag, 'x-content-type-options': 'nosniff' };
   // An SVG opened directly must not run scripts on this origin.
   if (type === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
   headers['content-length'] = length;

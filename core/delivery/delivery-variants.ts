@@ -198,13 +198,7 @@ export class DeliveryVariants {
   packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#keeper.once(
-      this.#packed,
-      token,
-      encoding,
-      () => this.#runPack(client, task),
-      (v) => v.bytes.byteLength,
-    );
+    return this.#keeper.once(this.#packed, token, encoding, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
   }
 
   /** The object standing for one version of a file; a new version drops the old one's variants. */
