@@ -37,24 +37,18 @@ export function checkPatch(body: unknown): AnnotationPatch {
   return patch;
 }
 
-/** `annotation` with `patch` applied, as a draft checked whole. */
-export function applyPatch(annotation: Annotation, patch: AnnotationPatch): AnnotationInput {
-  const kind = (patch.kind ?? annotation.kind) as AnnotationInput['kind'];
-  const points = checkPoints(kind, patch.points ?? annotation.points, 'points');
-  const draft: AnnotationInput = { kind, points };
-  for (const name of OPTIONAL) {
-    const value = name in patch ? patch[name] : annotation[name];
-    if (value !== undefined && value !== null) (draft as unknown as Record<string, unknown>)[name] = value;
-  }
-  return draft;
-}
-
 /**
- * `current` with `patch` applied, as every store keeps a change: one version on, created when it
- * was, updated now (never before its last update, whatever the clock did).
+ * `current` with `patch` applied (the draft checked whole), as every store keeps a change: one
+ * version on, created when it was, updated now (never before its last update, whatever the clock did).
  */
 export function changedAnnotation(current: Annotation, patch: AnnotationPatch, now: number): Annotation {
-  return toAnnotation(applyPatch(current, patch), {
+  const kind = (patch.kind ?? current.kind) as AnnotationInput['kind'];
+  const draft: AnnotationInput = { kind, points: checkPoints(kind, patch.points ?? current.points, 'points') };
+  for (const name of OPTIONAL) {
+    const value = name in patch ? patch[name] : current[name];
+    if (value !== undefined && value !== null) (draft as unknown as Record<string, unknown>)[name] = value;
+  }
+  return toAnnotation(draft, {
     id: current.id,
     version: current.version + 1,
     created: current.created,

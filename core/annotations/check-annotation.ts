@@ -48,17 +48,12 @@ export function fieldPath(path: string, name: string): string {
 
 export const invalid = (field: string, why: string): HostError => createHostError('SPC_ERR_ANNOTATION_INVALID', field, why);
 
-const describe = (value: unknown): string =>
-  Array.isArray(value)
-    ? 'a list'
-    : value === null
-      ? 'null'
-      : typeof value === 'string'
-        ? `'${value}'`
-        : typeof value === 'object'
-          ? 'an object'
-          : String(value);
-
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `'${value}'`;
+  return typeof value === 'object' ? 'an object' : String(value);
+}
 
 function checkKind(value: unknown, field: string): AnnotationKind {
   if (typeof value !== 'string' || !(ANNOTATION_KINDS as readonly string[]).includes(value))

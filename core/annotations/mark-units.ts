@@ -24,14 +24,10 @@ export const UNIT_FIELDS = ['unit', 'length_unit', 'volume_unit'] as const;
 
 export type MarkUnitFields = Partial<Record<(typeof UNIT_FIELDS)[number], string>>;
 
-/** The length unit of the frame `mark`'s points are in, null when it states none. */
-export function frameUnitOf(mark: Pick<Annotation, 'layer'>, units: FrameUnits): string | null {
-  return mark.layer === undefined ? units.room : (units.layers.get(mark.layer) ?? null);
-}
-
 /** `mark`'s unit fields: its points' unit, and its measurement's when it has one. */
 export function unitFieldsOf(mark: Pick<Annotation, 'layer' | 'length' | 'volume'>, units: FrameUnits): MarkUnitFields {
-  const unit = frameUnitOf(mark, units);
+  // The length unit of the frame `mark`'s points are in, null when it states none.
+  const unit = mark.layer === undefined ? units.room : (units.layers.get(mark.layer) ?? null);
   if (unit === null) return {};
   const fields: MarkUnitFields = { unit };
   if (mark.length !== undefined) fields.length_unit = unit;

@@ -16,6 +16,7 @@ import type { AnnotationInput } from '../wire/scene-types.ts';
 import { checkDraft } from './check-annotation.ts';
 import { parseCsvRecords, CsvSyntaxError, type CsvRecord } from './csv-records.ts';
 import { UNIT_FIELDS } from './mark-units.ts';
+import { rethrown } from '../results/rethrown.ts';
 
 const IGNORED = new Set<string>(['length', 'volume', 'version', 'created', 'updated', ...UNIT_FIELDS]);
 const FIRST_OF_GROUP = ['label', 'layer', 'color', 'author'] as const;
@@ -30,10 +31,8 @@ interface Group {
 }
 
 function readNumber(raw: string, column: string, line: number): number {
-  const value = raw.trim();
-  if (!NUMBER.test(value)) throw bad(line, `${column} must be a finite number, got ${JSON.stringify(raw)}`);
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw bad(line, `${column} must be a finite number, got ${JSON.stringify(raw)}`);
+  const number = Number(raw.trim());
+  if (!NUMBER.test(raw.trim()) || !Number.isFinite(number)) throw bad(line, `${column} must be a finite number, got ${JSON.stringify(raw)}`);
   return number;
 }
 
@@ -122,12 +121,7 @@ class Grouping {
 /** The annotations of a CSV text (at most `max`). @throws SPC_ERR_ANNOTATION_CSV naming the line. */
 export function parseAnnotationCsv(text: string, max: number): AnnotationInput[] {
   const grouping = new Grouping(max);
-  try {
-    parseCsvRecords(text, grouping.take);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) throw bad(error.line, error.message);
-    throw error;
-  }
+  rethrown(() => parseCsvRecords(text, grouping.take), CsvSyntaxError, (error) => bad(error.line, error.message));
   const { header, columns } = grouping;
   if (!header) throw bad(1, 'the file is empty: it needs a header row (x, y, z, ...) and a row per point');
   const all = [...grouping.groups.values(), ...grouping.alone].sort((a, b) => a.line - b.line);

@@ -77,11 +77,8 @@ export class PointBinder {
     state.running = true;
     const concerned = state.next;
     state.next = new Set();
-    try {
-      await this.#port.recomputeBound(roomId, concerned === 'all' ? undefined : [...concerned]);
-    } catch (error) {
-      this.#onError(roomId, error);
-    }
+    const layerIds = concerned === 'all' ? undefined : [...concerned];
+    await this.#port.recomputeBound(roomId, layerIds).catch((error: unknown) => this.#onError(roomId, error));
     state.running = false;
     if (state.dirty && !this.#closed) {
       state.dirty = false;

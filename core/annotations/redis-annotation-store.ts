@@ -111,8 +111,7 @@ export class RedisAnnotationStore implements AnnotationStore {
   }
 
   async remove(roomId: string, id: string, expected?: number): Promise<AnnotationEvent> {
-    const answer = (await orUnavailable(this.#redis.vAnnRemove(...this.#head(roomId), id, expected ?? ''))) as [number, number, string?];
-    const [version, at, json] = answer;
+    const [version, at, json] = (await orUnavailable(this.#redis.vAnnRemove(...this.#head(roomId), id, expected ?? ''))) as [number, number, string?];
     if (version === -1) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
     if (version === -2) throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(at));
     return { op: 'remove', annotation: parse(json!)!, version };

@@ -31,11 +31,8 @@ function errno(error: unknown): string {
 
 /** Stats a confined path: 'file', 'missing' or 'other' (a directory, a device...). */
 async function kindOf(absolute: string): Promise<'file' | 'missing' | 'other'> {
-  try {
-    return (await stat(absolute)).isFile() ? 'file' : 'other';
-  } catch {
-    return 'missing';
-  }
+  const info = await stat(absolute).catch(() => null);
+  return info === null ? 'missing' : info.isFile() ? 'file' : 'other';
 }
 
 /**
@@ -114,12 +111,9 @@ interface ThumbnailChoice {
 }
 
 async function findDefaultThumbnail(realRoot: string, folder: string): Promise<ThumbnailChoice | null> {
-  let names: Set<string>;
-  try {
-    names = new Set(await readdir(path.join(realRoot, folder)));
-  } catch {
-    return null;
-  }
+  const listed = await readdir(path.join(realRoot, folder)).catch(() => null);
+  if (listed === null) return null;
+  const names = new Set(listed);
   for (const name of DEFAULT_THUMBNAILS) {
     if (!names.has(name)) continue;
     const absolute = await resolveInsideReal(realRoot, `${folder}/${name}`);

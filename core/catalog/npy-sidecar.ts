@@ -62,14 +62,11 @@ export async function readNpySidecar(realRoot: string, relativeDataFile: string,
   const relative = sidecarName(relativeDataFile);
   const resolved = await resolveInsideReal(realRoot, relative);
   if (resolved === null) return none;
-  let text: string;
-  try {
-    text = await readFile(resolved, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+  const text = await readFile(resolved, 'utf8').catch(({ code }: NodeJS.ErrnoException) => {
     if (code !== 'ENOENT') problems.push(`sidecar '${path.posix.basename(relative)}' cannot be read (${code ?? 'error'}): ignored`);
-    return none;
-  }
+    return null;
+  });
+  if (text === null) return none;
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));

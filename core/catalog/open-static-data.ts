@@ -32,12 +32,9 @@ type FileSource = Extract<DataSource, { kind: 'file' | 'npy' }>;
 /** Opens a data file for reading; a missing (or non-regular) file is SPC_ERR_SPECIMEN_FILE_MISSING. */
 async function openDataFile(record: SpecimenRecord, source: FileSource): Promise<{ handle: FileHandle; size: number }> {
   const missing = (): HostError => createHostError('SPC_ERR_SPECIMEN_FILE_MISSING', record.id, source.fileName);
-  let handle: FileHandle;
-  try {
-    handle = await open(source.path, 'r');
-  } catch {
+  const handle = await open(source.path, 'r').catch(() => {
     throw missing();
-  }
+  });
   const info = await handle.stat().catch(() => null);
   if (!info?.isFile()) {
     await handle.close().catch(() => {});

@@ -7,7 +7,7 @@
  * `If-None-Match` gets 304). No HTTP framework here: the result is an OpenedBody.
  */
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { createHostError } from '../errors.ts';
 import type { SpecimenRecord } from './specimen-record.ts';
 import { parseDataUri } from './data-uri.ts';
@@ -34,8 +34,7 @@ function matches(request: OpenRequest, etag: string): boolean {
 }
 
 function imageHeaders(type: string, length: number, etag: string): OpenedBody['headers'] {
-  const headers: OpenedBody['headers'] = { 'content-type': type, 'cache-control': THUMBNAIL_CACHE_CONTROL, etag };
-  headers['x-content-type-options'] = 'nosniff';
+  const headers: OpenedBody['headers'] = { 'content-type': type, 'cache-control': THUMBNAIL_CACHE_CONTROL, etag, 'x-content-type-options': 'nosniff' };
   // An SVG opened directly must not run scripts on this origin.
   if (type === 'image/svg+xml') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
   headers['content-length'] = length;
@@ -57,16 +56,8 @@ function openPlaceholder(request: OpenRequest): OpenedBody {
   return openBytes(request, 'image/png', placeholderPng());
 }
 
-async function openHandle(path: string): Promise<FileHandle | null> {
-  try {
-    return await open(path, 'r');
-  } catch {
-    return null;
-  }
-}
-
 async function openFile(request: OpenRequest, path: string): Promise<OpenedBody> {
-  const handle = await openHandle(path);
+  const handle = await open(path, 'r').catch(() => null);
   if (!handle) return openPlaceholder(request);
   try {
     const info = await handle.stat();

@@ -37,10 +37,6 @@ function isWithin(root: string, candidate: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-}
-
 /**
  * The real path of `candidate` when it exists; for a path that does not exist yet, the real
  * path of its nearest existing ancestor joined with the missing remainder. Null when a
@@ -54,8 +50,7 @@ async function realOrNearest(candidate: string): Promise<string | null> {
       const real = await realpath(current);
       return missing.length === 0 ? real : path.join(real, ...missing.reverse());
     } catch (error) {
-      const code = errorCode(error);
-      if (code !== 'ENOENT') return null;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return null;
       const parent = path.dirname(current);
       if (parent === current) return null;
       missing.push(path.basename(current));

@@ -35,14 +35,10 @@ export interface BlobDescriptor {
 
 const ENCODINGS: readonly (ContentEncoding | null)[] = [null, 'gzip', 'br'];
 
-/** The descriptor's format in its one spelling: the default form of a JSON type is `json`. */
-function canonicalFormat(format: string, type: ResultType): string {
-  return format === TYPED_JSON && defaultFormat(type) === 'json' ? 'json' : format;
-}
-
 /** The blob id of what a host sends for a result of type `type`. */
 export function blobIdOf(d: BlobDescriptor, type: ResultType): string {
-  const format = canonicalFormat(d.format, type);
+  // The format in its one spelling: the default form of a JSON type is `json`.
+  const format = d.format === TYPED_JSON && defaultFormat(type) === 'json' ? 'json' : d.format;
   if (format === defaultFormat(type) && d.encoding === null && isEmptyDelivery(d.options)) return d.result;
   const options = deliveryKey({ ...d.options, format: undefined });
   const baseName = format === defaultFormat(type) || format === TYPED_JSON ? '' : d.baseName;

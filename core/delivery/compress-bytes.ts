@@ -10,19 +10,12 @@ import type { ContentEncoding } from './content-encoding.ts';
 /** Compression must save at least this share of the bytes to be used. */
 export const MIN_SAVING = 0.1;
 
-/** gzip level 6 (zlib's default); Brotli quality 5, a good ratio at a speed fit for 100 MB volumes. */
-export function compressBytes(bytes: Uint8Array, encoding: ContentEncoding): Buffer {
-  if (encoding === 'gzip') return gzipSync(bytes, { level: 6 });
-  return brotliCompressSync(bytes, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 5,
-      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-    },
-  });
-}
-
-/** The compressed bytes, or null when they save under MIN_SAVING. */
+/**
+ * The compressed bytes, or null when they save under MIN_SAVING. gzip level 6 (zlib's default);
+ * Brotli quality 5, a good ratio at a speed fit for 100 MB volumes.
+ */
 export function compressIfWorth(bytes: Uint8Array, encoding: ContentEncoding): Buffer | null {
-  const compressed = compressBytes(bytes, encoding);
+  const params = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength };
+  const compressed = encoding === 'gzip' ? gzipSync(bytes, { level: 6 }) : brotliCompressSync(bytes, { params });
   return compressed.byteLength <= bytes.byteLength * (1 - MIN_SAVING) ? compressed : null;
 }

@@ -6,10 +6,8 @@
  * stays), and the volume itself, keeping the input's origin and unit.
  */
 import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredVolume } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
-
-export type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /** A typed array of `dtype` and `length` in shared memory. */
 export function sharedArray(dtype: DType, length: number): VolumeResult['data'] {

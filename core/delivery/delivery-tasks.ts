@@ -8,7 +8,7 @@
  */
 import type { LabelIndex } from '../labels/label-index.ts';
 import type { IndexChange } from '../labels/derived-label-index.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 import type { LoadedStaticFile, StaticFileSource } from './load-static-file.ts';
@@ -42,7 +42,7 @@ export interface LoadStaticTask {
 /** Find the ids a labels volume holds, with their voxel counts and bounding boxes. */
 export interface LabelIndexTask {
   op: 'labelIndex';
-  volume: StoredResult & { type: 'volume' };
+  volume: StoredVolume;
   /** The index of an earlier volume this one differs from in some segments alone, and what changed: only their region is read. */
   derived?: { from: LabelIndex; change: IndexChange };
 }
@@ -50,7 +50,7 @@ export interface LabelIndexTask {
 /** Make the surface mesh of labels of a volume, each inside its box (`index` holds at least their entries). */
 export interface SurfaceTask {
   op: 'surface';
-  volume: StoredResult & { type: 'volume' };
+  volume: StoredVolume;
   index: LabelIndex;
   ids: number[];
   /** Per-vertex colours by label. */

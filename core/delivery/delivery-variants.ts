@@ -18,7 +18,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from './delivery-tasks.ts';
@@ -146,7 +146,7 @@ export class DeliveryVariants {
   }
 
   /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */
-  labelIndex(volume: StoredResult & { type: 'volume' }, client = ''): Promise<LabelIndex> {
+  labelIndex(volume: StoredVolume, client = ''): Promise<LabelIndex> {
     return this.#labels.of(volume, client);
   }
 
@@ -198,13 +198,7 @@ export class DeliveryVariants {
   packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#keeper.once(
-      this.#packed,
-      token,
-      encoding,
-      () => this.#runPack(client, task),
-      (v) => v.bytes.byteLength,
-    );
+    return this.#keeper.once(this.#packed, token, encoding, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
   }
 
   /** The object standing for one version of a file; a new version drops the old one's variants. */

@@ -8,7 +8,7 @@
  */
 import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
 import type { IndexChange } from '../labels/derived-label-index.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import type { Memo, VariantKeeper } from './variant-keeper.ts';
 import type { VariantWork } from './variant-work.ts';
 
@@ -25,17 +25,17 @@ export class LabelIndexes {
   }
 
   /** The index of `volume`: found once, kept with the volume. */
-  of(volume: StoredResult & { type: 'volume' }, client = ''): Promise<LabelIndex> {
+  of(volume: StoredVolume, client = ''): Promise<LabelIndex> {
     return this.#keeper.once(this.#indexes, volume, 'labels', () => this.#made(volume, client), labelIndexBytes);
   }
 
   /** Says that `volume` is `from` with only the voxels of `change.changed` segments changed, inside their earlier boxes and `change.boxes`. */
-  derived(volume: StoredResult & { type: 'volume' }, from: StoredResult, change: IndexChange): void {
+  derived(volume: StoredVolume, from: StoredResult, change: IndexChange): void {
     this.#derived.set(volume, { from: new WeakRef(from), change });
   }
 
   /** The index found on a thread: derived from the earlier volume's when that one's is known (or under way), else by a whole pass. */
-  async #made(volume: StoredResult & { type: 'volume' }, client: string): Promise<LabelIndex> {
+  async #made(volume: StoredVolume, client: string): Promise<LabelIndex> {
     const said = this.#derived.get(volume);
     const from = said?.from.deref();
     const earlier = from ? this.#indexes.get(from)?.get('labels')?.catch(() => null) : undefined;

@@ -18,14 +18,7 @@ const OBJ_VERTEX_LINE = 20;
 const OBJ_NORMAL_LINE = 28;
 
 /** The counts a mesh's size in a format follows from. */
-export interface MeshCounts {
-  vertices: number;
-  triangles: number;
-  normals: boolean;
-  colors: boolean;
-}
-
-export function countsOf(mesh: MeshResult): MeshCounts {
+export function countsOf(mesh: MeshResult): { vertices: number; triangles: number; normals: boolean; colors: boolean } {
   return {
     vertices: Math.floor(mesh.vertices.length / 3),
     triangles: Math.floor(mesh.indices.length / 3),
@@ -44,7 +37,7 @@ function objFaceLine(vertices: number, withNormals: boolean): number {
  * The bytes of a mesh of `counts` in `format`: exact or an upper bound for the binary formats
  * (colours as bytes), an estimate for OBJ (its writer holds the bound itself).
  */
-export function meshFormatBytes(format: string, counts: MeshCounts, options: DeliveryOptions): number {
+export function meshFormatBytes(format: string, counts: ReturnType<typeof countsOf>, options: DeliveryOptions): number {
   const { vertices: v, triangles: t } = counts;
   switch (format) {
     case 'stl':

@@ -9,10 +9,8 @@
 import { createHostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import { isLabelDType, LABEL_MAX } from '../results/label-fields.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import type { SurfaceTask } from './delivery-tasks.ts';
-
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 const misfit = (why: string) => createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', 'segment', why);
 

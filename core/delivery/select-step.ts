@@ -9,13 +9,11 @@
  * uint8 with a last axis of 3, after any `max_dim` averaging of the components. Runs on the
  * encode worker thread.
  */
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredVolume } from '../results/stored-result.ts';
 import { axisSizes, blockOffset, stepLayout, type StepChannel, type StepLayout, type VolumeStep } from '../results/volume-axes.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import { averageBlocks } from '../pyramid/block-mean.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
-
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /** What a step tells its client about the whole it comes from. */
 function stepOf(volume: StoredVolume, t: number, c: StepChannel): VolumeStep {

@@ -13,7 +13,8 @@ import { renumber, renumberedFields, renumberingOf } from '../labels/label-remap
 import { blockMeanShape } from '../pyramid/block-mean.ts';
 import { blockMode } from '../pyramid/block-mode.ts';
 import { labelFieldsOf } from '../results/label-fields.ts';
-import { deliveredVolume, reducedSpacing, sharedArray, type StoredVolume } from './delivered-volume.ts';
+import { deliveredVolume, reducedSpacing, sharedArray } from './delivered-volume.ts';
+import type { StoredVolume } from '../results/stored-result.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 
 /** The largest id each delivered integer type holds. */

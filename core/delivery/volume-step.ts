@@ -10,7 +10,7 @@
  */
 import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { countsOf, hasSteps } from '../results/volume-axes.ts';
+import { countsOf, hasSteps, plural } from '../results/volume-axes.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 import { invalidDeliveryOption } from './parse-delivery.ts';
 
@@ -18,10 +18,6 @@ function withoutStep(options: DeliveryOptions): DeliveryOptions {
   if (options.t === undefined && options.c === undefined) return options;
   const { t: _t, c: _c, ...rest } = options;
   return rest;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The step `t` of a result with `steps` steps (`hasAxis`: whether it has a time axis at all). */

@@ -77,16 +77,13 @@ export class LmdbUserStore implements UserStore {
   }
 
   async add(record: UserRecord): Promise<boolean> {
-    const { db, write } = this.#home;
-    this.#tell();
-    return this.#told(
-      await write(() => {
-        if (db.get(DISK.users.byName(record.name)) !== undefined) return false;
-        void db.put(DISK.users.byName(record.name), record);
-        void db.put(DISK.users.byToken(record.tokenHash), record);
-        return true;
-      }),
-    );
+    const { db } = this.#home;
+    return this.#change(() => {
+      if (db.get(DISK.users.byName(record.name)) !== undefined) return false;
+      void db.put(DISK.users.byName(record.name), record);
+      void db.put(DISK.users.byToken(record.tokenHash), record);
+      return true;
+    });
   }
 
   async byTokenHash(tokenHash: string): Promise<UserRecord | null> {
@@ -99,17 +96,14 @@ export class LmdbUserStore implements UserStore {
   }
 
   async remove(name: string): Promise<boolean> {
-    const { db, write } = this.#home;
-    this.#tell();
-    return this.#told(
-      await write(() => {
-        const record = db.get(DISK.users.byName(name));
-        if (record === undefined) return false;
-        void db.remove(DISK.users.byName(name));
-        void db.remove(DISK.users.byToken(record.tokenHash));
-        return true;
-      }),
-    );
+    const { db } = this.#home;
+    return this.#change(() => {
+      const record = db.get(DISK.users.byName(name));
+      if (record === undefined) return false;
+      void db.remove(DISK.users.byName(name));
+      void db.remove(DISK.users.byToken(record.tokenHash));
+      return true;
+    });
   }
 
   /**
@@ -120,8 +114,10 @@ export class LmdbUserStore implements UserStore {
     writeFileSync(join(this.#home.dir, USERS_CHANGED_FILE), `${Date.now()}\n`);
   }
 
-  /** After a write: told to every watcher when it changed the users. */
-  #told(changed: boolean): boolean {
+  /** Runs `work` in one write transaction, every watcher told before it and, when it changed the users, after it. */
+  async #change(work: () => boolean): Promise<boolean> {
+    this.#tell();
+    const changed = await this.#home.write(work);
     if (changed) this.#tell();
     return changed;
   }

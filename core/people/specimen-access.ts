@@ -50,11 +50,9 @@ export async function checkSpecimenUse(record: RoomSpecimen | undefined, writes 
   const check = actingCheck();
   if (!check || record?.room === undefined) return;
   for (const use of roomUsesOf(record, writes, hidden ?? unknownSpecimen(record.id))) {
-    try {
-      await check(use.room, use.want);
-    } catch (error) {
+    await check(use.room, use.want).catch((error: unknown) => {
       throw asUseAnswers(use, error);
-    }
+    });
   }
 }
 

@@ -6,10 +6,8 @@
  * channel: the same volume gives the same windows on every host, and a 722 MB field costs a
  * few milliseconds. A channel whose percentiles meet falls back to its whole range.
  */
-import type { StoredResult } from './stored-result.ts';
+import type { StoredVolume } from './stored-result.ts';
 import { blockOffset, stepLayout } from './volume-axes.ts';
-
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /** Samples looked at per channel. */
 const SAMPLES = 65_536;

@@ -8,6 +8,8 @@
  * of at most 256 characters, colours `#rrggbb`, at most 10,000 entries per table.
  */
 
+import { rethrown } from './rethrown.ts';
+
 /** The element types a labels volume may have. */
 export const LABEL_DTYPES = ['uint8', 'uint16', 'uint32'] as const;
 export type LabelDType = (typeof LABEL_DTYPES)[number];
@@ -91,21 +93,11 @@ export function readLabelFields(source: { labels?: unknown; label_names?: unknow
  * now that it is known; `invalid` makes the error to throw from the reason.
  */
 export function checkedLabels(fields: LabelFields, dtype: string, invalid: (why: string) => Error): LabelFields {
-  try {
-    return readLabelFields(fields, dtype)!;
-  } catch (error) {
-    if (error instanceof LabelFieldError) throw invalid(error.message);
-    throw error;
-  }
+  return rethrown(() => readLabelFields(fields, dtype)!, LabelFieldError, (error) => invalid(error.message));
 }
 
 /** The label fields a result carries (none when it is not a labels volume). */
-export function labelFieldsOf(result: {
-  type: string;
-  labels?: boolean;
-  label_names?: Record<string, string>;
-  label_colors?: Record<string, string>;
-}): LabelFields | undefined {
+export function labelFieldsOf(result: { type: string; labels?: boolean } & Omit<LabelFields, 'labels'>): LabelFields | undefined {
   if (result.type !== 'volume' || result.labels !== true) return undefined;
   return {
     labels: true,

@@ -17,6 +17,7 @@ import type { StoredResult } from './stored-result.ts';
 import { LabelFieldError, readLabelFields } from './label-fields.ts';
 import { AxesFieldError, checkAxesFields, hasSteps, stepLayout } from './volume-axes.ts';
 import { volumeStats } from './volume-stats.ts';
+import { rethrown } from './rethrown.ts';
 
 export class ResultShapeError extends Error {}
 
@@ -126,26 +127,13 @@ function normalizeVolume(r: Record<string, unknown>, scanned?: [number, number] 
     if (typeof r.unit !== 'string' || r.unit.length > 64) fail('unit must be a string of at most 64 characters');
     result.unit = r.unit;
   }
-  const axes = refusedAsResult(AxesFieldError, () => checkAxesFields(r, shape));
+  const axes = rethrown(() => checkAxesFields(r, shape), AxesFieldError, (error) => new ResultShapeError(error.message));
   Object.assign(result, axes);
   if (hasSteps(axes)) return Object.assign(result, volumeStats(data, stepLayout({ ...axes, shape }), axes.vector === true));
   const range = scanned === undefined ? valueRange(data) : scanned;
   if (range) result.valueRange = range;
-  Object.assign(result, refusedAsResult(LabelFieldError, () => readLabelFields(r, dtype)));
+  Object.assign(result, rethrown(() => readLabelFields(r, dtype), LabelFieldError, (error) => new ResultShapeError(error.message)));
   return result;
-}
-
-/**
- * What `read` gives, its refusal (a `Refusal`) read as the result's own fault: a segmentation's
- * fields, the time and channel fields of a volume, each refused as any bad result field is.
- */
-function refusedAsResult<T>(Refusal: typeof LabelFieldError | typeof AxesFieldError, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof Refusal) fail(error.message);
-    throw error;
-  }
 }
 
 function normalizePointCloud(r: Record<string, unknown>): StoredResult {

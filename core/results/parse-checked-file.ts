@@ -11,6 +11,7 @@ import { parseByExtension } from '../formats/parse-file.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 import { normalizeResult, ResultShapeError } from './normalize-result.ts';
 import type { StoredResult } from './stored-result.ts';
+import { rethrown } from './rethrown.ts';
 
 /**
  * Parses `bytes` by the extension of `fileName` and checks the result.
@@ -19,10 +20,5 @@ import type { StoredResult } from './stored-result.ts';
  */
 export async function parseCheckedFile(bytes: Buffer, fileName: string, geometry: VolumeGeometryHint = {}, maxDecodedBytes = Infinity): Promise<StoredResult> {
   const parsed = await parseByExtension(bytes, fileName, geometry, maxDecodedBytes);
-  try {
-    return normalizeResult(parsed, parsed.type);
-  } catch (error) {
-    if (error instanceof ResultShapeError) throw new FormatError(error.message);
-    throw error;
-  }
+  return rethrown(() => normalizeResult(parsed, parsed.type), ResultShapeError, (error) => new FormatError(error.message));
 }

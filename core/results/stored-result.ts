@@ -17,3 +17,6 @@ export type StoredResult = TaggedResult & {
   /** A step of a volume with time or channels, as a delivery made it: which one, of what. */
   step?: VolumeStep;
 };
+
+/** A stored volume result. */
+export type StoredVolume = Extract<StoredResult, { type: 'volume' }>;

@@ -7,10 +7,8 @@
  * time slider and a channel list; a whole volume with time or channels says its `axes`.
  */
 import { encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
-import type { StoredResult } from './stored-result.ts';
+import type { StoredVolume } from './stored-result.ts';
 import { AXES_FIELD_NAMES } from './volume-axes.ts';
-
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /** The preamble fields of a volume's time and channels (none for a volume of space only). */
 export function axesPreamble(volume: StoredVolume): Record<string, unknown> {

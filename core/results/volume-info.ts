@@ -7,10 +7,8 @@
  * largest magnitude. `GET /api/results/{result_id}` answers it; the agents' summary holds it.
  */
 import { valueRange } from '../envelope/value-range.ts';
-import type { StoredResult } from './stored-result.ts';
+import type { StoredVolume } from './stored-result.ts';
 import { AXES_FIELD_NAMES, axisSizes, hasSteps } from './volume-axes.ts';
-
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 export function volumeInfo(volume: StoredVolume): Record<string, unknown> {
   const info: Record<string, unknown> = {

@@ -18,11 +18,11 @@ export interface VolumeStats {
   magnitudeMax?: number;
 }
 
+/** A volume's samples, whose blocks are read as views. */
+type Samples = ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> };
+
 /** Each channel's range over every step, and the whole volume's from them (one pass). */
-function rangesOf(
-  data: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> },
-  layout: StepLayout,
-): { ranges: [number, number][]; all?: [number, number] } {
+function rangesOf(data: Samples, layout: StepLayout): { ranges: [number, number][]; all?: [number, number] } {
   const lows = new Array<number>(layout.channels).fill(Infinity);
   const highs = new Array<number>(layout.channels).fill(-Infinity);
   for (let t = 0; t < layout.steps; t++) {
@@ -60,7 +60,7 @@ export function magnitudeMaxOf(data: ArrayLike<number>, layout: StepLayout): num
 }
 
 /** The stats of a volume's samples laid out as `layout`. */
-export function volumeStats(data: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> }, layout: StepLayout, vector: boolean): VolumeStats {
+export function volumeStats(data: Samples, layout: StepLayout, vector: boolean): VolumeStats {
   const { ranges, all } = rangesOf(data, layout);
   const stats: VolumeStats = { channelRanges: ranges };
   if (all) stats.valueRange = all;

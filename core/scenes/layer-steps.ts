@@ -9,7 +9,7 @@
  */
 import type { LayerDisplay, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { countsOf, hasSteps, type StepLayout } from '../results/volume-axes.ts';
+import { countsOf, hasSteps, plural, type StepLayout } from '../results/volume-axes.ts';
 import { bad } from './check-display.ts';
 
 /** How many time steps and channels a result has (one of each without those axes). */
@@ -29,10 +29,6 @@ export type StepFields = { t?: number | null; channels?: LayerDisplay['channels'
 /** Whether a layer (or a change) names a step or channels, which its result bounds. */
 export function namesSteps(display: StepFields): boolean {
   return typeof display.t === 'number' || Array.isArray(display.channels);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**

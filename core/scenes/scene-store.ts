@@ -58,11 +58,6 @@ export interface SceneStore {
   close(): void;
 }
 
-/** The 412 of a stale expected version. */
-export function staleVersion(expected: number, current: number): Error {
-  return createHostError('SPC_ERR_SCENE_VERSION', String(expected), String(current));
-}
-
 /** What a change is logged as, made once the scene before and after it are known. */
 export type SceneEntry = (before: RoomScene, scene: RoomScene) => LogChange;
 
@@ -74,7 +69,7 @@ const oneLayer =
 
 /** `op` applied to `before`: the scene at the next version, or no change. @throws the 412 of a stale `expected` */
 export function applyOp(before: RoomScene, op: SceneOp, expected: number | undefined): SceneWrite {
-  if (expected !== undefined && expected !== before.version) throw staleVersion(expected, before.version);
+  if (expected !== undefined && expected !== before.version) throw createHostError('SPC_ERR_SCENE_VERSION', String(expected), String(before.version));
   const after = op(structuredClone(before));
   if (!after) return { before, scene: before, changed: false };
   return { before, scene: { version: before.version + 1, layers: after.layers, active: after.active }, changed: true };

@@ -3,6 +3,8 @@
  * An orbit camera that frames a bounding sphere: rotate world points into view space and
  * project them orthographically onto a square canvas.
  */
+import { applyAffine } from '../annotations/layer-frame.ts';
+import { boundsOf } from '../geometry/cluster-mesh.ts';
 import { supersampling } from './canvas.ts';
 
 /** A view of the scene: where the object sits and how it is turned. */
@@ -32,15 +34,9 @@ export function renderCamera(
 
 /** Frames the points of `positions` (flat x,y,z) with a margin, seen from the given angles. */
 function frameCamera(positions: Float32Array, size: number, yaw = 0.6, pitch = 0.45, margin = 1.12): Camera {
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (let i = 0; i < positions.length; i += 3) {
-    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
-    if (x < minX) minX = x; if (x > maxX) maxX = x;
-    if (y < minY) minY = y; if (y > maxY) maxY = y;
-    if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
-  }
-  const centre: [number, number, number] = [(minX + maxX) / 2, (minY + maxY) / 2, (minZ + maxZ) / 2];
-  const radius = Math.hypot(maxX - minX, maxY - minY, maxZ - minZ) / 2 || 1;
+  const { min, max } = boundsOf(positions);
+  const centre: [number, number, number] = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
+  const radius = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2 || 1;
   return { centre, halfExtent: radius * margin, yaw, pitch, size };
 }
 
@@ -54,6 +50,14 @@ export function project(camera: Camera, x: number, y: number, z: number, out: Fl
   out[0] = camera.size / 2 + vx * scale;
   out[1] = camera.size / 2 - vy * scale;
   out[2] = -vz;
+}
+
+/** Where room point `p`, placed by `affine` when given, falls on the canvas: [screen x, screen y]. */
+export function onScreen(camera: Camera, p: readonly [number, number, number], affine?: readonly number[]): [number, number] {
+  const [x, y, z] = affine ? applyAffine(affine, p) : p;
+  const out = new Float64Array(3);
+  project(camera, x, y, z, out);
+  return [out[0]!, out[1]!];
 }
 
 /** Rotates a direction from world into view space (yaw about y, then pitch about x). */

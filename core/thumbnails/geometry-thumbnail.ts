@@ -7,6 +7,7 @@
  */
 import type { MeshResult, PointCloudResult } from 'vitrine';
 import type { RasterImage } from '../formats/png/encode-png.ts';
+import { boundsOf } from '../geometry/cluster-mesh.ts';
 import { toBytes } from './canvas.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
@@ -21,15 +22,7 @@ const TILT = 0.3;
 
 /** View angles looking nearly along the axis of least extent of `positions` (flat x,y,z). */
 export function thinnestAxisAngles(positions: Float32Array): { yaw: number; pitch: number } {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i + 2 < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[i + a]!;
-      if (v < min[a]!) min[a] = v;
-      if (v > max[a]!) max[a] = v;
-    }
-  }
+  const { min, max } = boundsOf(positions);
   const extent = [0, 1, 2].map((a) => max[a]! - min[a]!);
   const axis = extent.indexOf(Math.min(...extent));
   // Yaw turns about y, then pitch about x (camera.ts): a quarter turn of yaw looks along x,

@@ -8,11 +8,10 @@
  * scale bar writes), whatever the picture's size, so words never spread across the data.
  * A mark that names a layer is drawn through that layer's affine: its points are in its frame.
  */
-import { applyAffine } from '../annotations/layer-frame.ts';
 import { hexRgb } from '../wire/layer-defaults.ts';
 import type { AnnotationKind, Vec3 } from '../wire/scene-types.ts';
 import { drawText, GLYPH, textWidth } from './bitmap-font.ts';
-import { project, type Camera } from './camera.ts';
+import { onScreen, type Camera } from './camera.ts';
 import type { Canvas } from './canvas.ts';
 import { drawLine, drawMarker, fillBox, type Rgb } from './canvas-draw.ts';
 
@@ -38,14 +37,9 @@ const PLATE: Rgb = [11 / 255, 15 / 255, 21 / 255];
 /** Draws `marks` on `canvas` (the camera's square) for a picture `height` pixels tall. */
 export function drawMarks(canvas: Canvas, marks: readonly PictureMark[], camera: Camera, height: number): void {
   const lineWidth = Math.max(1.5, height / 400);
-  const out = new Float64Array(3);
   for (const mark of marks) {
     const colour = (hexRgb(mark.colour) ?? [1, 1, 1]) as Rgb;
-    const screen = mark.points.map((p) => {
-      const [x, y, z] = mark.affine ? applyAffine(mark.affine, p) : p;
-      project(camera, x, y, z, out);
-      return [out[0]!, out[1]!] as [number, number];
-    });
+    const screen = mark.points.map((p) => onScreen(camera, p, mark.affine));
     if (screen.length === 0) continue;
     let anchor = screen[0]!;
     if (mark.kind === 'line' || mark.kind === 'polyline') {
@@ -72,14 +66,8 @@ export function drawMarks(canvas: Canvas, marks: readonly PictureMark[], camera:
 /** A box's edges between its two opposite corners; answers its centre on screen. */
 function drawBox(canvas: Canvas, mark: PictureMark, colour: Rgb, camera: Camera, width: number): [number, number] {
   const [a, b] = [mark.points[0]!, mark.points[1]!];
-  const out = new Float64Array(3);
-  const corner = (i: number): [number, number] => {
-    const p: Vec3 = [i & 1 ? b[0] : a[0], i & 2 ? b[1] : a[1], i & 4 ? b[2] : a[2]];
-    const [x, y, z] = mark.affine ? applyAffine(mark.affine, p) : p;
-    project(camera, x, y, z, out);
-    return [out[0]!, out[1]!];
-  };
-  const corners = Array.from({ length: 8 }, (_, i) => corner(i));
+  const corner = (i: number): Vec3 => [i & 1 ? b[0] : a[0], i & 2 ? b[1] : a[1], i & 4 ? b[2] : a[2]];
+  const corners = Array.from({ length: 8 }, (_, i) => onScreen(camera, corner(i), mark.affine));
   for (let i = 0; i < 8; i++) for (const bit of [1, 2, 4]) if (!(i & bit)) drawLine(canvas, corners[i]!, corners[i | bit]!, colour, width);
   return [(corners[0]![0] + corners[7]![0]) / 2, (corners[0]![1] + corners[7]![1]) / 2];
 }

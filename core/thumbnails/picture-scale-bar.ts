@@ -15,18 +15,14 @@ const TEXT: Rgb = [227 / 255, 234 / 255, 243 / 255];
 const PLATE: Rgb = [12 / 255, 17 / 255, 24 / 255];
 const PLATE_ALPHA = 0.72;
 
-/** The longest bar a picture `width` wide has room for: the page's, or less in a small picture. */
-function longestBar(width: number): number {
-  return Math.min(SCALE_BAR_MAX_PX, width * 0.3);
-}
-
 /**
  * Draws the bar for `unitsPerPixel` in `unit` (null: none stated) on `canvas`; answers its
  * label, or null when there is none (no scale, or no room for it).
  */
 export function drawScaleBar(canvas: Canvas, unitsPerPixel: number, unit: string | null): string | null {
   const { width, height } = canvas;
-  const bar = scaleBarLength(unitsPerPixel, longestBar(width));
+  // The longest bar the picture has room for: the page's, or less in a small picture.
+  const bar = scaleBarLength(unitsPerPixel, Math.min(SCALE_BAR_MAX_PX, width * 0.3));
   if (!bar) return null;
   const label = formatLength(bar, unit);
   // The page's CSS pixels in a picture of a page's size; half of them in a small picture.

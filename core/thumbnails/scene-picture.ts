@@ -85,10 +85,8 @@ function drawVolume(layer: PictureLayer, look: LayerLookOf, camera: Camera): Can
     ...(look.window ? { window: look.window } : {}),
     ...(look.gamma !== undefined ? { gamma: look.gamma } : {}),
   };
-  const drawn =
-    look.mode === 'volume'
-      ? renderVolumeInWorld(volume, camera, display.affine, look.labels ? { labels: true } : values)
-      : renderSlicesInWorld(volume, camera, display.affine, look.labels ? { labels: true } : values);
+  const render = look.mode === 'volume' ? renderVolumeInWorld : renderSlicesInWorld;
+  const drawn = render(volume, camera, display.affine, look.labels ? { labels: true } : values);
   drawVolumeBox(drawn, volume, display.affine, camera);
   return drawn;
 }

@@ -4,9 +4,8 @@
  * view: the twelve edges of its voxel box, placed by the layer's affine, one pixel wide.
  */
 import type { VolumeResult } from 'vitrine';
-import { applyAffine } from '../annotations/layer-frame.ts';
 import { hexRgb, VOLUME_BOX_COLOUR } from '../wire/layer-defaults.ts';
-import { project, type Camera } from './camera.ts';
+import { onScreen, type Camera } from './camera.ts';
 import type { Canvas } from './canvas.ts';
 import { drawLine, type Rgb } from './canvas-draw.ts';
 import { volumeCorners } from './world-frame.ts';
@@ -15,13 +14,8 @@ const BOX_RGB = hexRgb(VOLUME_BOX_COLOUR)! as Rgb;
 
 /** Draws `volume`'s box edges, placed by `affine`, on `canvas` as `camera` sees them. */
 export function drawVolumeBox(canvas: Canvas, volume: VolumeResult, affine: readonly number[] | undefined, camera: Camera): void {
-  const out = new Float64Array(3);
   // Corners run x fastest, then y, then z: corners one bit apart share an edge.
-  const screen = volumeCorners(volume).map((corner) => {
-    const [x, y, z] = affine ? applyAffine(affine, corner) : corner;
-    project(camera, x!, y!, z!, out);
-    return [out[0]!, out[1]!];
-  });
+  const screen = volumeCorners(volume).map((corner) => onScreen(camera, corner, affine));
   for (let i = 0; i < 8; i++) {
     for (const bit of [1, 2, 4]) if (!(i & bit)) drawLine(canvas, screen[i]!, screen[i | bit]!, BOX_RGB, 1);
   }

@@ -9,20 +9,17 @@
  * segmentation in its labels' colours, background passing. Nearest voxel, as the page's slices.
  */
 import type { VolumeResult } from 'vitrine';
-import { sampleColormap, type ScalarColormap } from '../wire/colormaps.ts';
+import { sampleColormap } from '../wire/colormaps.ts';
 import { defaultWindow } from '../wire/window-level.ts';
 import { valueRange } from '../envelope/value-range.ts';
 import { fromView, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
 import { labelColours } from './render-labels.ts';
 import { voxelGrid, type Vec3 } from './world-frame.ts';
-import { roomToVoxel } from './world-volume.ts';
-
-/** How the slices are coloured: labels in their colours, or values through a map over a window. */
-export type SliceLook = { labels: true } | { labels?: false; colormap: ScalarColormap; window?: [number, number]; gamma?: number };
+import { roomToVoxel, type WorldVolumeLook } from './world-volume.ts';
 
 /** A voxel's colour (written to `out`), or false when it is see-through, for `look`. */
-function colourer(volume: VolumeResult, look: SliceLook): (value: number, out: Float64Array) => boolean {
+function colourer(volume: VolumeResult, look: WorldVolumeLook): (value: number, out: Float64Array) => boolean {
   if (look.labels) {
     const colourOf = labelColours(volume);
     return (id, out) => {
@@ -48,7 +45,7 @@ function colourer(volume: VolumeResult, look: SliceLook): (value: number, out: F
 }
 
 /** Draws `volume`'s three middle slices, placed by `affine`, as `camera` sees them. */
-export function renderSlicesInWorld(volume: VolumeResult, camera: Camera, affine: readonly number[] | undefined, look: SliceLook): Canvas {
+export function renderSlicesInWorld(volume: VolumeResult, camera: Camera, affine: readonly number[] | undefined, look: WorldVolumeLook): Canvas {
   const size = camera.size;
   const [nz, ny, nx] = voxelGrid(volume).shape;
   const n: Vec3 = [nx, ny, nz];

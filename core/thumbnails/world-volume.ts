@@ -16,7 +16,7 @@ import { labelColours } from './render-labels.ts';
 import { windowOf } from './render-volume.ts';
 import { voxelGrid, type Vec3 } from './world-frame.ts';
 
-/** How the volume is drawn: an image through a map and window, or labels in their colours. */
+/** How a volume is drawn (in rays or slices): an image through a map and window, or labels in their colours. */
 export type WorldVolumeLook = { labels: true } | { labels?: false; colormap: ColormapName; window?: [number, number]; gamma?: number };
 
 /** Samples per voxel along a ray (a little over one, so thin structures are not stepped over). */

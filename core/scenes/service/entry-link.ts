@@ -83,9 +83,8 @@ export class EntryLink {
     if (!layer) return null;
     const ids = layer.result?.result_id ? { result_id: layer.result.result_id, ...(layer.result.blob_id ? { blob_id: layer.result.blob_id } : {}) } : {};
     const type = layer.result?.type ?? (layer.kind === 'mesh' ? 'mesh' : layer.kind === 'points' ? 'point_cloud' : 'volume');
-    const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, layer.source, 'active', undefined, boundFrame(scene.layers, layer.id)).catch(
-      () => null,
-    );
+    const frame = boundFrame(scene.layers, layer.id);
+    const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, layer.source, 'active', undefined, frame).catch(() => null);
     if (!resolved || resolved.kind !== 'computed') return { function_name: null, specimen_id: layer.source.specimen ?? null, params: {}, type, ...ids };
     const { entry, values, record } = resolved.request;
     return { function_name: entry.name, specimen_id: record?.id ?? null, params: values, type: entry.return_type, ...ids };

@@ -26,7 +26,10 @@ export class ResultCounts {
   /** The counts of `result`, whose id is `resultId` (just computed: no lookup needed later). */
   remember(resultId: string, result: StoredResult): StepCounts {
     const counts = stepCountsOf(result);
-    if (result.type === 'volume') this.#keep(resultId, counts);
+    if (result.type !== 'volume') return counts;
+    this.#known.delete(resultId);
+    this.#known.set(resultId, counts);
+    if (this.#known.size > KEPT) this.#known.delete(this.#known.keys().next().value!);
     return counts;
   }
 
@@ -39,11 +42,5 @@ export class ResultCounts {
     if (known) return known;
     const held = await this.#resultIds.find(result.result_id).catch(() => null);
     return held ? this.remember(result.result_id, held) : null;
-  }
-
-  #keep(resultId: string, counts: StepCounts): void {
-    this.#known.delete(resultId);
-    this.#known.set(resultId, counts);
-    if (this.#known.size > KEPT) this.#known.delete(this.#known.keys().next().value!);
   }
 }
