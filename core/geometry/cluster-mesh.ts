@@ -189,7 +189,7 @@ function keepFacing(mesh: ClusteredMesh, means: Float64Array, triangles: Cluster
 }
 
 /** For each axis, the vertex with the smallest and the largest coordinate. */
-function extremes(vertices: Float32Array): number[][] {
+export function extremes(vertices: Float32Array): number[][] {
   const count = vertices.length / 3;
   return [0, 1, 2].map((axis) => {
     let lo = 0;
