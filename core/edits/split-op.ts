@@ -12,6 +12,7 @@
  * spread across much of a large volume) floods with a map of claimed voxels instead, so the
  * split never holds arrays the size of the volume.
  */
+import { grow } from '../geometry/mesh-builder.ts';
 import type { SplitEdit } from '../wire/edit-types.ts';
 import { invalid } from './check-edit.ts';
 import { DTYPE_MAX, type LabelVolume } from './label-volume.ts';
@@ -75,11 +76,7 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
   let queue = new Int32Array(64);
   let length = 0;
   const push = (k: number) => {
-    if (length === queue.length) {
-      const grown = new Int32Array(queue.length * 2);
-      grown.set(queue);
-      queue = grown;
-    }
+    if (length === queue.length) queue = grow(queue);
     queue[length++] = k;
   };
   seeds.forEach((group, g) =>

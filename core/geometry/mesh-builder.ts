@@ -70,7 +70,8 @@ export class MeshBuilder {
   }
 }
 
-function grow<T extends Float32Array | Uint32Array>(array: T): T {
+/** `array` copied into one twice as long. */
+export function grow<T extends Float32Array | Float64Array | Int32Array | Uint32Array>(array: T): T {
   const bigger = new (array.constructor as new (n: number) => T)(array.length * 2);
   bigger.set(array);
   return bigger;

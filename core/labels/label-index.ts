@@ -12,6 +12,7 @@
  * the slice behind with its id. The last three axes are the volume's z, y, x (a 2-D volume is
  * one slice deep).
  */
+import { grow } from '../geometry/mesh-builder.ts';
 
 /** The ids of a segmentation with their voxel counts and boxes, ids ascending. */
 export interface LabelIndex {
@@ -61,17 +62,7 @@ class Tally {
     const known = this.#slots.get(id);
     if (known !== undefined) return known;
     const slot = this.#used++;
-    if (slot === this.count.length) {
-      const count = new Float64Array(slot * 2);
-      const faces = new Float64Array(slot * 2);
-      const box = new Float64Array(slot * 12);
-      count.set(this.count);
-      faces.set(this.faces);
-      box.set(this.box);
-      this.count = count;
-      this.faces = faces;
-      this.box = box;
-    }
+    if (slot === this.count.length) [this.count, this.faces, this.box] = [grow(this.count), grow(this.faces), grow(this.box)];
     this.#fresh(slot, slot + 1);
     this.#slots.set(id, slot);
     return slot;
