@@ -78,20 +78,9 @@ function cellKeys(vertices: Float32Array, grid: Grid): Int32Array {
 
 /** How many cells every `stride`-th vertex occupies: an estimate that reads a fraction of the mesh. */
 function occupiedCells(vertices: Float32Array, grid: Grid, stride: number): number {
-  const count = vertices.length / 3;
-  const size = tableSize((2 * count) / stride);
-  const slots = new Int32Array(size).fill(EMPTY);
-  let occupied = 0;
-  for (let v = 0; v < count; v += stride) {
-    const key = cellKey(vertices, v, grid);
-    let slot = mix(key) & (size - 1);
-    while (slots[slot] !== EMPTY && slots[slot] !== key) slot = (slot + 1) & (size - 1);
-    if (slots[slot] === EMPTY) {
-      slots[slot] = key;
-      occupied++;
-    }
-  }
-  return occupied;
+  const keys = new Int32Array(Math.ceil(vertices.length / 3 / stride));
+  for (let k = 0; k < keys.length; k++) keys[k] = cellKey(vertices, k * stride, grid);
+  return clustersOf(keys).count;
 }
 
 /** Numbers the occupied cells 0..count-1 in first-seen order; returns each vertex's cluster. */
