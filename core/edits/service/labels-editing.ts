@@ -119,7 +119,7 @@ export class LabelsEditing {
 
   /** Makes `body` (a client's edit) the layer's next edit. With `ifMatch`, only while the layer is at that version (else 412). */
   edit(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<EditAnswer> {
-    return this.#keep(roomId, layerId, (edits) => checkEdit(body, { shape: edits.volume.shape, dtype: edits.volume.dtype }), ifMatch);
+    return this.#keep(roomId, layerId, (edits) => checkEdit(body, edits.volume), ifMatch);
   }
 
   /** Undoes (or redoes) edit `seq` as a new edit. */
