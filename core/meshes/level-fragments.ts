@@ -176,9 +176,7 @@ function fragmentOf(
     // Interpolated along a cut edge, a normal is shorter than 1: unit length again.
     const nx = normals![v * 3]!, ny = normals![v * 3 + 1]!, nz = normals![v * 3 + 2]!;
     const scale = 127 / (Math.sqrt(nx * nx + ny * ny + nz * nz) || 1);
-    packedNormals[i * 3] = Math.round(nx * scale);
-    packedNormals[i * 3 + 1] = Math.round(ny * scale);
-    packedNormals[i * 3 + 2] = Math.round(nz * scale);
+    for (let k = 0; k < 3; k++) packedNormals[i * 3 + k] = Math.round(normals![v * 3 + k]! * scale);
   }
   return { cell, positions, normals: packedNormals, indices };
 }
