@@ -39,7 +39,7 @@ export function mortonCode(x: number, y: number, z: number): number {
 }
 
 /** The next plane above `value`: cell faces, and with `middles` the middle planes too. */
-function planes(middles: boolean): (value: number) => number {
+export function planes(middles: boolean): (value: number) => number {
   return (value) => {
     const k = Math.floor(value / CELL_STEPS);
     const middle = CELL_STEPS * k + MIDDLE;
@@ -48,7 +48,13 @@ function planes(middles: boolean): (value: number) => number {
 }
 
 /** The mesh in grid units of `level`, ready to cut. */
-function inGridUnits(positions: ArrayLike<number>, normals: ArrayLike<number> | null, indices: ArrayLike<number>, plan: LodPlan, level: number): CutMesh {
+export function inGridUnits(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number> | null,
+  indices: ArrayLike<number>,
+  plan: LodPlan,
+  level: number,
+): CutMesh {
   const unit = CELL_STEPS / (plan.chunk * 2 ** level);
   const coords = new Growable(new Float64Array(Math.ceil(positions.length * 1.2) + 3), positions.length);
   for (let i = 0; i < positions.length; i++) coords.array[i] = (positions[i]! - plan.origin[i % 3]!) * unit;
