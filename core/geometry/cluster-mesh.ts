@@ -144,15 +144,11 @@ function clusterTriangles(indices: Uint32Array, cluster: Int32Array, limit: numb
   return { corners: out.subarray(0, kept * 3), sources: sources.subarray(0, kept) };
 }
 
-/** The (unnormalised) normal of triangle a, b, c of `positions`, dotted with `other`'s. */
-function facing(positions: ArrayLike<number>, a: number, b: number, c: number, other: [number, number, number]): number {
-  const ux = positions[b * 3]! - positions[a * 3]!;
-  const uy = positions[b * 3 + 1]! - positions[a * 3 + 1]!;
-  const uz = positions[b * 3 + 2]! - positions[a * 3 + 2]!;
-  const vx = positions[c * 3]! - positions[a * 3]!;
-  const vy = positions[c * 3 + 1]! - positions[a * 3 + 1]!;
-  const vz = positions[c * 3 + 2]! - positions[a * 3 + 2]!;
-  return (uy * vz - uz * vy) * other[0] + (uz * vx - ux * vz) * other[1] + (ux * vy - uy * vx) * other[2];
+/** The (unnormalised) normal of triangle a, b, c of `p`. */
+function normalOf(p: ArrayLike<number>, a: number, b: number, c: number): [number, number, number] {
+  const ux = p[b * 3]! - p[a * 3]!, uy = p[b * 3 + 1]! - p[a * 3 + 1]!, uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
+  const vx = p[c * 3]! - p[a * 3]!, vy = p[c * 3 + 1]! - p[a * 3 + 1]!, vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
+  return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
 }
 
 /**
@@ -165,12 +161,9 @@ function keepFacing(mesh: ClusteredMesh, means: Float64Array, triangles: Cluster
   let count = 0;
   for (let t = 0; t < sources.length; t++) {
     const s = sources[t]! * 3;
-    const [i, j, k] = [mesh.indices[s]!, mesh.indices[s + 1]!, mesh.indices[s + 2]!];
-    const p = mesh.vertices;
-    const u = [p[j * 3]! - p[i * 3]!, p[j * 3 + 1]! - p[i * 3 + 1]!, p[j * 3 + 2]! - p[i * 3 + 2]!];
-    const v = [p[k * 3]! - p[i * 3]!, p[k * 3 + 1]! - p[i * 3 + 1]!, p[k * 3 + 2]! - p[i * 3 + 2]!];
-    const original: [number, number, number] = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
-    if (facing(means, corners[t * 3]!, corners[t * 3 + 1]!, corners[t * 3 + 2]!, original) <= 0) continue;
+    const original = normalOf(mesh.vertices, mesh.indices[s]!, mesh.indices[s + 1]!, mesh.indices[s + 2]!);
+    const moved = normalOf(means, corners[t * 3]!, corners[t * 3 + 1]!, corners[t * 3 + 2]!);
+    if (moved[0] * original[0] + moved[1] * original[1] + moved[2] * original[2] <= 0) continue;
     kept.set(corners.subarray(t * 3, t * 3 + 3), count * 3);
     count++;
   }
