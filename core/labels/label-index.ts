@@ -29,10 +29,10 @@ export interface LabelIndex {
 /** Ids up to this are counted in arrays indexed by id; larger ones through a map. */
 const DENSE_MAX = 65535;
 
-/** The z, y, x lengths of a shape's last three axes (missing ones are 1). */
-export function spatialShape(shape: readonly number[]): [number, number, number] {
+/** The z, y, x of a shape's last three axes, missing ones `fill`: lengths (1), or a spacing (1) or origin (0) of them. */
+export function spatialShape(shape: readonly number[], fill = 1): [number, number, number] {
   const last = shape.slice(-3);
-  while (last.length < 3) last.unshift(1);
+  while (last.length < 3) last.unshift(fill);
   return last as [number, number, number];
 }
 
