@@ -133,13 +133,11 @@ export function matching(data: ArrayLike<number>, from: number, to: number, id: 
 function compile(tally: Tally): LabelIndex {
   const ids = tally.ids();
   const n = ids.length;
-  const out: LabelIndex = { ids: new Uint32Array(n), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
+  const out: LabelIndex = { ids: Uint32Array.from(ids), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
   ids.forEach((id, k) => {
     const slot = tally.slotOf(id);
-    out.ids[k] = id;
-    out.counts[k] = tally.count[slot]!;
-    out.faces[k] = tally.faces[slot]!;
-    for (let j = 0; j < 6; j++) out.boxes[k * 6 + j] = tally.box[slot * 6 + j]!;
+    [out.counts[k], out.faces[k]] = [tally.count[slot]!, tally.faces[slot]!];
+    out.boxes.set(tally.box.subarray(slot * 6, slot * 6 + 6), k * 6);
   });
   return out;
 }
