@@ -121,7 +121,6 @@ function readBox(task: VersionRegionTask, box: VoxelBox, data: LabelArray, id = 
   const { volume } = task;
   const [z0, y0, x0] = box.from;
   const [dz, dy, dx] = [box.to[0] - z0, box.to[1] - y0, box.to[2] - x0];
-  if (data.length === 0) return;
   const { base, chunks, chunk: c } = volume;
   const [, ny, nx] = volume.shape;
   const [gy, gx] = [Math.ceil(ny / c), Math.ceil(nx / c)];
