@@ -95,17 +95,16 @@ export class ShownVersions {
     const { namedAt, namedNow, scenes, store } = this.#deps;
     const current = await namedNow(roomId, layerId);
     if (!current) return;
-    const base = await namedAt(roomId, layerId, 0);
-    const [id, baseId] = [current.id, base.id];
+    const baseId = (await namedAt(roomId, layerId, 0)).id;
     const layer = (await scenes.scene(roomId)).layers.find((l) => l.id === layerId);
     if (!layer) return;
     const shown = layer.result;
     const provenance = versionProvenance(shown?.provenance, baseId, current.records);
     const result: LayerResult = {
-      result_id: id,
+      result_id: current.id,
       type: 'volume',
       data_url: current.version === 0 && shown ? shown.data_url : versionDataUrl(roomId, layerId, current.version),
-      blob_id: id,
+      blob_id: current.id,
       ...(shown?.levels ? { levels: true as const } : {}),
       ...(provenance ? { provenance } : {}),
     };
