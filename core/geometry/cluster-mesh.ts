@@ -69,18 +69,11 @@ function cellKey(vertices: Float32Array, v: number, grid: Grid): number {
   return x + nx * (y + ny * z);
 }
 
-/** Each vertex's cell key. */
-function cellKeys(vertices: Float32Array, grid: Grid): Int32Array {
-  const keys = new Int32Array(vertices.length / 3);
-  for (let v = 0; v < keys.length; v++) keys[v] = cellKey(vertices, v, grid);
-  return keys;
-}
-
-/** How many cells every `stride`-th vertex occupies: an estimate that reads a fraction of the mesh. */
-function occupiedCells(vertices: Float32Array, grid: Grid, stride: number): number {
+/** The cell key of every `stride`-th vertex (of each vertex, by default). */
+function cellKeys(vertices: Float32Array, grid: Grid, stride = 1): Int32Array {
   const keys = new Int32Array(Math.ceil(vertices.length / 3 / stride));
   for (let k = 0; k < keys.length; k++) keys[k] = cellKey(vertices, k * stride, grid);
-  return clustersOf(keys).count;
+  return keys;
 }
 
 /** Numbers the occupied cells 0..count-1 in first-seen order; returns each vertex's cluster. */
@@ -241,7 +234,8 @@ export function clusterMesh(mesh: ClusteredMesh, maxTriangles: number): Clustere
   const stride = Math.max(1, Math.floor(vertexCount / (16 * maxTriangles)));
   let cells = Math.max(1, Math.min(MAX_CELLS, Math.sqrt(maxTriangles)));
   for (let pass = 0; pass < 3; pass++) {
-    const occupied = occupiedCells(mesh.vertices, gridOf(min, max, cells), stride);
+    // How many cells every `stride`-th vertex occupies: an estimate that reads a fraction of the mesh.
+    const occupied = clustersOf(cellKeys(mesh.vertices, gridOf(min, max, cells), stride)).count;
     if (occupied === 0) break;
     const next = Math.max(1, Math.min(MAX_CELLS, cells * Math.sqrt((0.45 * maxTriangles) / occupied)));
     if (Math.abs(next - cells) < 0.02 * cells) break;
