@@ -18,17 +18,12 @@ type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
 /** A budget this many times under the mesh's triangles is met by clustering. */
 export const CLUSTER_REDUCTION = 10;
 
-/** Locks the vertices holding the smallest and largest coordinate on each axis. */
-function extremeVertices(vertices: Float32Array): Uint8Array {
-  const lock = new Uint8Array(vertices.length / 3);
-  for (const pair of extremes(vertices)) for (const v of pair) lock[v] = 1;
-  return lock;
-}
-
 /** The triangle indices of a simplification within `target` indices. */
 function simplifiedIndices(MeshoptSimplifier: Meshopt['MeshoptSimplifier'], mesh: StoredMesh, target: number): Uint32Array {
   const positions = mesh.vertices;
-  const lock = extremeVertices(positions);
+  // Locked: the vertices holding the smallest and largest coordinate on each axis.
+  const lock = new Uint8Array(positions.length / 3);
+  for (const pair of extremes(positions)) for (const v of pair) lock[v] = 1;
   const none = new Float32Array(0);
   // An error bound of 1 (the whole mesh's extent) lets the budget alone decide where to stop.
   let [indices] = MeshoptSimplifier.simplifyWithAttributes(mesh.indices, positions, 3, none, 0, [], lock, target, 1);
