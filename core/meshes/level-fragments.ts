@@ -12,6 +12,8 @@ import { CELL_STEPS, type LodPlan } from './lod-plan.ts';
 import { cutAlong, type CutMesh } from './grid-cut.ts';
 import { Growable } from './growable.ts';
 
+type Numbers = ArrayLike<number>;
+
 /** Where a fragment's children split it: local coordinate 512 of 0..1023 (Neuroglancer's partition point). */
 export const MIDDLE = Math.floor(CELL_STEPS / 2) + 1;
 
@@ -48,13 +50,7 @@ export function planes(middles: boolean): (value: number) => number {
 }
 
 /** The mesh in grid units of `level`, ready to cut. */
-export function inGridUnits(
-  positions: ArrayLike<number>,
-  normals: ArrayLike<number> | null,
-  indices: ArrayLike<number>,
-  plan: LodPlan,
-  level: number,
-): CutMesh {
+export function inGridUnits(positions: Numbers, normals: Numbers | null, indices: Numbers, plan: LodPlan, level: number): CutMesh {
   const unit = CELL_STEPS / (plan.chunk * 2 ** level);
   const coords = new Growable(new Float64Array(Math.ceil(positions.length * 1.2) + 3), positions.length);
   for (let i = 0; i < positions.length; i++) coords.array[i] = (positions[i]! - plan.origin[i % 3]!) * unit;
@@ -64,13 +60,7 @@ export function inGridUnits(
 }
 
 /** The fragments of one level's mesh (`positions` in the surface's coordinates, as the plan). */
-export function levelFragments(
-  positions: ArrayLike<number>,
-  normals: ArrayLike<number> | null,
-  indices: ArrayLike<number>,
-  plan: LodPlan,
-  level: number,
-): Fragment[] {
+export function levelFragments(positions: Numbers, normals: Numbers | null, indices: Numbers, plan: LodPlan, level: number): Fragment[] {
   const mesh = inGridUnits(positions, normals, indices, plan, level);
   const next = planes(level > 0);
   for (let axis = 0; axis < 3; axis++) mesh.triangles = cutAlong(mesh, axis, next);
