@@ -8,7 +8,7 @@
 import { createHostError, type HostError } from '../errors.ts';
 import { isRecord } from '../wire/json-object.ts';
 import type { ClientEdit, MergeEdit, NamesEdit, PaintEdit, SplitEdit, Voxel } from '../wire/edit-types.ts';
-import { DTYPE_MAX, type LabelDtype } from './label-volume.ts';
+import { DTYPE_MAX, type LabelVolume } from './label-volume.ts';
 
 /** Bounds of an edit. */
 export const EDIT_LIMITS = {
@@ -23,10 +23,7 @@ export const EDIT_LIMITS = {
 } as const;
 
 /** The grid and dtype an edit is checked against. */
-export interface EditGrid {
-  shape: readonly [number, number, number];
-  dtype: LabelDtype;
-}
+export type EditGrid = Pick<LabelVolume, 'shape' | 'dtype'>;
 
 export const invalid = (field: string, why: string): HostError => createHostError('SPC_ERR_EDIT_INVALID', field, why);
 

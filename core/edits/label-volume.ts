@@ -207,8 +207,7 @@ export class LabelVolume extends ChunkGrid {
   }
 
   #copyOut(key: number): LabelArray {
-    const c = this.chunk;
-    const chunk = sharedLabels(this.dtype, c * c * c);
+    const chunk = sharedLabels(this.dtype, this.chunk ** 3);
     this.#fillFromBase(key, chunk);
     this.#own.set(key, chunk);
     return chunk;

@@ -19,7 +19,7 @@
  * version only: the list, the records and the versions asked for stop at it.
  */
 import { createHostError } from '../errors.ts';
-import type { ChangedSegments, EditRecord, EditSummary, LabelEdit, ListedEdit } from '../wire/edit-types.ts';
+import type { ChangedSegments, EditRecord, EditSummary, LabelEdit, ListedEdit, VoxelBox } from '../wire/edit-types.ts';
 import type { LabelTables } from './label-tables.ts';
 import type { LabelVolume } from './label-volume.ts';
 import { mergeOp, type OpOutcome } from './merge-op.ts';
@@ -205,6 +205,13 @@ export class LayerEdits {
   /** The record of the edit that made `version` (1 and up, kept). */
   recordAt(version: number): EditRecord | undefined {
     return version <= this.#kept ? this.#applied[version - 1]?.record : undefined;
+  }
+
+  /** The segments the kept edits after version `from` up to `to` changed or made, and the boxes they wrote. */
+  changedSince(from: number, to: number): { changed: Set<number>; boxes: VoxelBox[] } {
+    const records = this.#applied.slice(from, to).map((a) => a.record!);
+    const changed = new Set(records.flatMap(({ segments }) => [...segments.changed, ...segments.new]));
+    return { changed, boxes: records.flatMap(({ box }) => (box ? [box] : [])) };
   }
 
   /** What the edit that made `version` (1 and up, kept or ahead) changed. */

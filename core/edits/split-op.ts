@@ -12,17 +12,18 @@
  * spread across much of a large volume) floods with a map of claimed voxels instead, so the
  * split never holds arrays the size of the volume.
  */
+import { grow } from '../geometry/mesh-builder.ts';
 import type { SplitEdit } from '../wire/edit-types.ts';
 import { invalid } from './check-edit.ts';
 import { DTYPE_MAX, type LabelVolume } from './label-volume.ts';
 import type { OpOutcome } from './merge-op.ts';
-import { ChangeList, type EditChanges } from './voxel-changes.ts';
+import { boxOf, ChangeList, type EditChanges } from './voxel-changes.ts';
 
 /** The largest box (in voxels) flooded on flat arrays: 32 MiB of each. */
 export const DENSE_VOXELS = 2 ** 25;
 
 /** Where `a`'s voxels lie: first z, y, x and ends (exclusive). */
-function boxOf(volume: LabelVolume, a: number): [number, number, number, number, number, number] {
+function segmentBox(volume: LabelVolume, a: number): [number, number, number, number, number, number] {
   const [, ny, nx] = volume.shape;
   const box = [Infinity, Infinity, Infinity, 0, 0, 0] as [number, number, number, number, number, number];
   volume.forEachOf(volume.chunksOf(a), [a], (i) => {
@@ -52,7 +53,7 @@ export function splitOp(volume: LabelVolume, edit: SplitEdit, denseVoxels = DENS
       return i;
     }),
   );
-  const box = boxOf(volume, a);
+  const box = segmentBox(volume, a);
   const voxels = (box[3] - box[0]) * (box[4] - box[1]) * (box[5] - box[2]);
   const changes = voxels <= denseVoxels ? denseFlood(volume, a, seeds, box, fresh) : sparseFlood(volume, a, seeds, fresh).done(volume.shape);
   const made = new Set<number>();
@@ -75,11 +76,7 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
   let queue = new Int32Array(64);
   let length = 0;
   const push = (k: number) => {
-    if (length === queue.length) {
-      const grown = new Int32Array(queue.length * 2);
-      grown.set(queue);
-      queue = grown;
-    }
+    if (length === queue.length) queue = grow(queue);
     queue[length++] = k;
   };
   seeds.forEach((group, g) =>
@@ -117,8 +114,6 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
   for (let k = 0; k < state.length; k++) if (state[k]! > 2) n++;
   const index = new Float64Array(n);
   const after = new Uint32Array(n);
-  // The changes' box, in the box's own coordinates, found as they are read out.
-  let [fz, fy, fx, tz, ty, tx] = [bz, by, bx, 0, 0, 0];
   for (let z = 0, k = 0, at = 0; z < bz; z++)
     for (let y = 0; y < by; y++)
       for (let x = 0, i = ((z + z0) * ny + y + y0) * nx + x0; x < bx; x++, k++, i++) {
@@ -126,16 +121,8 @@ function denseFlood(volume: LabelVolume, a: number, seeds: number[][], box: read
         if (m <= 2) continue;
         index[at] = i;
         after[at++] = fresh[m - 3]!;
-        if (z < fz) fz = z;
-        if (y < fy) fy = y;
-        if (x < fx) fx = x;
-        if (z >= tz) tz = z + 1;
-        if (y >= ty) ty = y + 1;
-        if (x >= tx) tx = x + 1;
       }
-  const from: [number, number, number] = [fz + z0, fy + y0, fx + x0];
-  const changed = n === 0 ? null : { from, to: [tz + z0, ty + y0, tx + x0] as [number, number, number] };
-  return { index, before: new Uint32Array(n).fill(a), after, tables: [], box: changed };
+  return { index, before: new Uint32Array(n).fill(a), after, tables: [], box: boxOf(index, volume.shape) };
 }
 
 /** The flood with a map of claimed voxels, for a segment whose box is too large for flat arrays. */

@@ -22,12 +22,6 @@ export interface VoxelRegion {
   shape: [number, number, number];
 }
 
-/** A box of voxels: its first voxel (z, y, x) and its end (exclusive). */
-export interface RegionBox {
-  from: [number, number, number];
-  to: [number, number, number];
-}
-
 /** Find segments' label entries in boxes of a version: each part is one segment and how many of the boxes, in order, are its. */
 export interface RegionEntriesTask {
   op: 'labelsEntries';
@@ -55,11 +49,11 @@ export interface VersionRegionTask {
   volume: FrozenVolume;
   /** The later edits whose box meets one of the boxes, oldest first. */
   later: WriteBack[];
-  boxes: RegionBox[];
+  boxes: VoxelBox[];
 }
 
 /** Voxels in a box. */
-const sizeOf = ({ from, to }: RegionBox): number => (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]);
+const sizeOf = ({ from, to }: VoxelBox): number => (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]);
 
 /** The voxels of each box, cut from what a {@link VersionRegionTask} answers (views of the same shared memory). */
 export function regionsOf(task: VersionRegionTask, data: LabelArray): VoxelRegion[] {
@@ -83,7 +77,7 @@ function meets(box: VoxelBox, from: readonly number[], to: readonly number[]): b
  * it fits in the layer's turn. Boxes read together cost one trip to a thread.
  */
 export function regionTask(volume: LabelVolume, later: readonly WriteBack[], boxes: readonly BoxAsked[]): VersionRegionTask {
-  const taken: RegionBox[] = boxes.map(({ from, to }) => ({ from: [from[0]!, from[1]!, from[2]!], to: [to[0]!, to[1]!, to[2]!] }));
+  const taken: VoxelBox[] = boxes.map(({ from, to }) => ({ from: [from[0]!, from[1]!, from[2]!], to: [to[0]!, to[1]!, to[2]!] }));
   // An edit whose voxels all lie outside every box wrote nothing in them.
   const meeting = later.filter((write) => !write.box || taken.some(({ from, to }) => meets(write.box!, from, to)));
   return { op: 'labelsRegion', volume: volume.freezeBoxes(taken), later: meeting, boxes: taken };
@@ -123,11 +117,10 @@ export function regionMasks(task: VersionRegionTask, ids: readonly number[], int
 }
 
 /** One box of the task's version into `data`: its labels, or with `id`, 1 where they are `id` and 0 elsewhere. */
-function readBox(task: VersionRegionTask, box: RegionBox, data: LabelArray, id = -1): void {
+function readBox(task: VersionRegionTask, box: VoxelBox, data: LabelArray, id = -1): void {
   const { volume } = task;
   const [z0, y0, x0] = box.from;
   const [dz, dy, dx] = [box.to[0] - z0, box.to[1] - y0, box.to[2] - x0];
-  if (data.length === 0) return;
   const { base, chunks, chunk: c } = volume;
   const [, ny, nx] = volume.shape;
   const [gy, gx] = [Math.ceil(ny / c), Math.ceil(nx / c)];

@@ -6,6 +6,7 @@
  * runs on a worker thread (the `labelsVersion` task): the event loop only freezes the volume and
  * hands over references.
  */
+import { ChunkGrid } from './chunk-grid.ts';
 import { sharedLabels, type FrozenVolume, type LabelArray } from './label-volume.ts';
 import type { VoxelBox } from '../wire/edit-types.ts';
 
@@ -34,10 +35,9 @@ export function versionVoxels(task: VersionVoxelsTask): LabelArray {
   const out = sharedLabels(dtype, base.length);
   out.set(base);
   const [, ny, nx] = shape;
-  const [gy, gx] = [Math.ceil(ny / c), Math.ceil(nx / c)];
+  const grid = new ChunkGrid(shape, c);
   for (const [key, chunk] of chunks) {
-    const [z0, y0, x0] = [Math.floor(key / (gx * gy)) * c, (Math.floor(key / gx) % gy) * c, (key % gx) * c];
-    const [z1, y1, x1] = [Math.min(z0 + c, shape[0]), Math.min(y0 + c, ny), Math.min(x0 + c, nx)];
+    const [z0, y0, x0, z1, y1, x1] = grid.chunkBox(key);
     for (let z = z0; z < z1; z++)
       for (let y = y0; y < y1; y++) {
         const from = ((z - z0) * c + (y - y0)) * c;

@@ -69,29 +69,11 @@ function cellKey(vertices: Float32Array, v: number, grid: Grid): number {
   return x + nx * (y + ny * z);
 }
 
-/** Each vertex's cell key. */
-function cellKeys(vertices: Float32Array, grid: Grid): Int32Array {
-  const keys = new Int32Array(vertices.length / 3);
-  for (let v = 0; v < keys.length; v++) keys[v] = cellKey(vertices, v, grid);
+/** The cell key of every `stride`-th vertex (of each vertex, by default). */
+function cellKeys(vertices: Float32Array, grid: Grid, stride = 1): Int32Array {
+  const keys = new Int32Array(Math.ceil(vertices.length / 3 / stride));
+  for (let k = 0; k < keys.length; k++) keys[k] = cellKey(vertices, k * stride, grid);
   return keys;
-}
-
-/** How many cells every `stride`-th vertex occupies: an estimate that reads a fraction of the mesh. */
-function occupiedCells(vertices: Float32Array, grid: Grid, stride: number): number {
-  const count = vertices.length / 3;
-  const size = tableSize((2 * count) / stride);
-  const slots = new Int32Array(size).fill(EMPTY);
-  let occupied = 0;
-  for (let v = 0; v < count; v += stride) {
-    const key = cellKey(vertices, v, grid);
-    let slot = mix(key) & (size - 1);
-    while (slots[slot] !== EMPTY && slots[slot] !== key) slot = (slot + 1) & (size - 1);
-    if (slots[slot] === EMPTY) {
-      slots[slot] = key;
-      occupied++;
-    }
-  }
-  return occupied;
 }
 
 /** Numbers the occupied cells 0..count-1 in first-seen order; returns each vertex's cluster. */
@@ -155,15 +137,11 @@ function clusterTriangles(indices: Uint32Array, cluster: Int32Array, limit: numb
   return { corners: out.subarray(0, kept * 3), sources: sources.subarray(0, kept) };
 }
 
-/** The (unnormalised) normal of triangle a, b, c of `positions`, dotted with `other`'s. */
-function facing(positions: ArrayLike<number>, a: number, b: number, c: number, other: [number, number, number]): number {
-  const ux = positions[b * 3]! - positions[a * 3]!;
-  const uy = positions[b * 3 + 1]! - positions[a * 3 + 1]!;
-  const uz = positions[b * 3 + 2]! - positions[a * 3 + 2]!;
-  const vx = positions[c * 3]! - positions[a * 3]!;
-  const vy = positions[c * 3 + 1]! - positions[a * 3 + 1]!;
-  const vz = positions[c * 3 + 2]! - positions[a * 3 + 2]!;
-  return (uy * vz - uz * vy) * other[0] + (uz * vx - ux * vz) * other[1] + (ux * vy - uy * vx) * other[2];
+/** The (unnormalised) normal of triangle a, b, c of `p`. */
+function normalOf(p: ArrayLike<number>, a: number, b: number, c: number): [number, number, number] {
+  const ux = p[b * 3]! - p[a * 3]!, uy = p[b * 3 + 1]! - p[a * 3 + 1]!, uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
+  const vx = p[c * 3]! - p[a * 3]!, vy = p[c * 3 + 1]! - p[a * 3 + 1]!, vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
+  return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
 }
 
 /**
@@ -176,12 +154,9 @@ function keepFacing(mesh: ClusteredMesh, means: Float64Array, triangles: Cluster
   let count = 0;
   for (let t = 0; t < sources.length; t++) {
     const s = sources[t]! * 3;
-    const [i, j, k] = [mesh.indices[s]!, mesh.indices[s + 1]!, mesh.indices[s + 2]!];
-    const p = mesh.vertices;
-    const u = [p[j * 3]! - p[i * 3]!, p[j * 3 + 1]! - p[i * 3 + 1]!, p[j * 3 + 2]! - p[i * 3 + 2]!];
-    const v = [p[k * 3]! - p[i * 3]!, p[k * 3 + 1]! - p[i * 3 + 1]!, p[k * 3 + 2]! - p[i * 3 + 2]!];
-    const original: [number, number, number] = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
-    if (facing(means, corners[t * 3]!, corners[t * 3 + 1]!, corners[t * 3 + 2]!, original) <= 0) continue;
+    const original = normalOf(mesh.vertices, mesh.indices[s]!, mesh.indices[s + 1]!, mesh.indices[s + 2]!);
+    const moved = normalOf(means, corners[t * 3]!, corners[t * 3 + 1]!, corners[t * 3 + 2]!);
+    if (moved[0] * original[0] + moved[1] * original[1] + moved[2] * original[2] <= 0) continue;
     kept.set(corners.subarray(t * 3, t * 3 + 3), count * 3);
     count++;
   }
@@ -189,7 +164,7 @@ function keepFacing(mesh: ClusteredMesh, means: Float64Array, triangles: Cluster
 }
 
 /** For each axis, the vertex with the smallest and the largest coordinate. */
-function extremes(vertices: Float32Array): number[][] {
+export function extremes(vertices: Float32Array): number[][] {
   const count = vertices.length / 3;
   return [0, 1, 2].map((axis) => {
     let lo = 0;
@@ -259,7 +234,8 @@ export function clusterMesh(mesh: ClusteredMesh, maxTriangles: number): Clustere
   const stride = Math.max(1, Math.floor(vertexCount / (16 * maxTriangles)));
   let cells = Math.max(1, Math.min(MAX_CELLS, Math.sqrt(maxTriangles)));
   for (let pass = 0; pass < 3; pass++) {
-    const occupied = occupiedCells(mesh.vertices, gridOf(min, max, cells), stride);
+    // How many cells every `stride`-th vertex occupies: an estimate that reads a fraction of the mesh.
+    const occupied = clustersOf(cellKeys(mesh.vertices, gridOf(min, max, cells), stride)).count;
     if (occupied === 0) break;
     const next = Math.max(1, Math.min(MAX_CELLS, cells * Math.sqrt((0.45 * maxTriangles) / occupied)));
     if (Math.abs(next - cells) < 0.02 * cells) break;

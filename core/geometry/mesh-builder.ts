@@ -5,6 +5,7 @@
  * shared memory (the form every result takes) with smooth normals (each vertex the
  * area-weighted sum of its triangles' normals) and optional per-vertex colours.
  */
+import { toSharedFloat32, toSharedUint32 } from '../formats/shared-arrays.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
@@ -59,25 +60,21 @@ export class MeshBuilder {
     const positions = this.positions.subarray(0, this.vertexCount * 3);
     const triangles = this.indices.subarray(0, this.indexCount);
     // Normals from the builder's own arrays: reading shared memory in a tight loop is slower.
-    const normals = shared(Float32Array, smoothNormals(positions, triangles));
-    const mesh: StoredMesh = { type: 'mesh', vertices: shared(Float32Array, positions), indices: shared(Uint32Array, triangles), normals };
-    if (this.colors) mesh.colors = shared(Uint8Array, this.colors.subarray(0, this.vertexCount * 3));
+    const normals = toSharedFloat32(smoothNormals(positions, triangles));
+    const mesh: StoredMesh = { type: 'mesh', vertices: toSharedFloat32(positions), indices: toSharedUint32(triangles), normals };
+    if (this.colors) {
+      mesh.colors = new Uint8Array(new SharedArrayBuffer(this.vertexCount * 3));
+      mesh.colors.set(this.colors.subarray(0, this.vertexCount * 3));
+    }
     return mesh;
   }
 }
 
-function grow<T extends Float32Array | Uint32Array>(array: T): T {
+/** `array` copied into one twice as long. */
+export function grow<T extends Float32Array | Float64Array | Int32Array | Uint32Array>(array: T): T {
   const bigger = new (array.constructor as new (n: number) => T)(array.length * 2);
   bigger.set(array);
   return bigger;
-}
-
-type SharedCtor<T> = { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
-
-function shared<T extends Float32Array | Uint32Array | Uint8Array>(Ctor: SharedCtor<T>, values: T): T {
-  const out = new Ctor(new SharedArrayBuffer(values.length * Ctor.BYTES_PER_ELEMENT));
-  out.set(values as never);
-  return out;
 }
 
 /** Unit normals per vertex: the sum of its triangles' (area-weighted) normals. */

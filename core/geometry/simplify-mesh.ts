@@ -9,39 +9,21 @@
  * edge collapse would keep at a tenth of the triangles or less. Runs on the encode worker thread.
  */
 import { meshoptModule, type Meshopt } from '../formats/glb/gltf-modules.ts';
+import { sharedFloat32, toSharedFloat32, toSharedUint32 } from '../formats/shared-arrays.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { clusterMesh } from './cluster-mesh.ts';
+import { clusterMesh, extremes } from './cluster-mesh.ts';
 
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
 
 /** A budget this many times under the mesh's triangles is met by clustering. */
 export const CLUSTER_REDUCTION = 10;
 
-function shared<T extends Float32Array | Uint32Array>(Ctor: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
-  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-}
-
-/** Locks the vertices holding the smallest and largest coordinate on each axis. */
-function extremeVertices(vertices: Float32Array): Uint8Array {
-  const count = vertices.length / 3;
-  const lock = new Uint8Array(count);
-  for (let axis = 0; axis < 3; axis++) {
-    let lo = 0;
-    let hi = 0;
-    for (let v = 1; v < count; v++) {
-      if (vertices[v * 3 + axis]! < vertices[lo * 3 + axis]!) lo = v;
-      if (vertices[v * 3 + axis]! > vertices[hi * 3 + axis]!) hi = v;
-    }
-    lock[lo] = 1;
-    lock[hi] = 1;
-  }
-  return lock;
-}
-
 /** The triangle indices of a simplification within `target` indices. */
 function simplifiedIndices(MeshoptSimplifier: Meshopt['MeshoptSimplifier'], mesh: StoredMesh, target: number): Uint32Array {
   const positions = mesh.vertices;
-  const lock = extremeVertices(positions);
+  // Locked: the vertices holding the smallest and largest coordinate on each axis.
+  const lock = new Uint8Array(positions.length / 3);
+  for (const pair of extremes(positions)) for (const v of pair) lock[v] = 1;
   const none = new Float32Array(0);
   // An error bound of 1 (the whole mesh's extent) lets the budget alone decide where to stop.
   let [indices] = MeshoptSimplifier.simplifyWithAttributes(mesh.indices, positions, 3, none, 0, [], lock, target, 1);
@@ -53,14 +35,8 @@ function simplifiedIndices(MeshoptSimplifier: Meshopt['MeshoptSimplifier'], mesh
 
 /** The clustered mesh with its arrays in shared memory, as every stored result's are. */
 function inSharedMemory(mesh: ReturnType<typeof clusterMesh>): StoredMesh {
-  const vertices = shared(Float32Array, mesh.vertices.length);
-  vertices.set(mesh.vertices);
-  const indices = shared(Uint32Array, mesh.indices.length);
-  indices.set(mesh.indices);
-  if (!mesh.normals) return { type: 'mesh', vertices, indices };
-  const normals = shared(Float32Array, mesh.normals.length);
-  normals.set(mesh.normals);
-  return { type: 'mesh', vertices, indices, normals };
+  const [vertices, indices] = [toSharedFloat32(mesh.vertices), toSharedUint32(mesh.indices)];
+  return mesh.normals ? { type: 'mesh', vertices, indices, normals: toSharedFloat32(mesh.normals) } : { type: 'mesh', vertices, indices };
 }
 
 /** The mesh with at most `maxTriangles` triangles; the input itself when already within. */
@@ -78,8 +54,8 @@ export async function collapseMesh(mesh: StoredMesh, maxTriangles: number): Prom
   const indices = simplifiedIndices(MeshoptSimplifier, mesh, maxTriangles * 3);
   // Renumber the vertices still used, in first-use order.
   const [remap, unique] = MeshoptSimplifier.compactMesh(indices);
-  const vertices = shared(Float32Array, unique * 3);
-  const normals = mesh.normals && mesh.normals.length > 0 ? shared(Float32Array, unique * 3) : undefined;
+  const vertices = sharedFloat32(unique * 3);
+  const normals = mesh.normals && mesh.normals.length > 0 ? sharedFloat32(unique * 3) : undefined;
   for (let v = 0; v < remap.length; v++) {
     const to = remap[v]!;
     if (to === 0xffffffff) continue;
@@ -88,7 +64,5 @@ export async function collapseMesh(mesh: StoredMesh, maxTriangles: number): Prom
       if (normals) normals[to * 3 + c] = mesh.normals![v * 3 + c]!;
     }
   }
-  const out = shared(Uint32Array, indices.length);
-  out.set(indices);
-  return { type: 'mesh', vertices, indices: out, ...(normals ? { normals } : {}) };
+  return { type: 'mesh', vertices, indices: toSharedUint32(indices), ...(normals ? { normals } : {}) };
 }

@@ -31,8 +31,6 @@ interface ReplayOptions {
 }
 
 export class ReplayPlayer {
-  readonly roomId: string;
-  readonly from: string;
   #opts: ReplayOptions;
   #index = 0;
   #state: ReplayState = 'paused';
@@ -46,8 +44,6 @@ export class ReplayPlayer {
 
   constructor(opts: ReplayOptions) {
     this.#opts = opts;
-    this.roomId = opts.roomId;
-    this.from = opts.from;
     this.#speed = opts.speed;
     this.#anchorSource = opts.entries[0]?.ts ?? 0;
   }
@@ -55,7 +51,7 @@ export class ReplayPlayer {
   /** Sets the room to where the replay starts, then plays. */
   async start(): Promise<void> {
     this.#room = foldAll(this.#opts.before);
-    await applyState(this.#opts.target, this.roomId, this.#room, true);
+    await applyState(this.#opts.target, this.#opts.roomId, this.#room, true);
     this.#state = 'playing';
     this.#anchorWall = Date.now();
     this.#schedule();
@@ -101,11 +97,11 @@ export class ReplayPlayer {
     if (!foldEntry(this.#room, entry)) return;
     const room = this.#room;
     await asActor(entry.by, async () => {
-      if (entry.type === 'view') await this.#opts.target.setView(this.roomId, room.view!);
-      else if (entry.type === 'scene' || entry.type === 'layer') await this.#opts.target.setScene(this.roomId, room.scene!);
-      else if (entry.type === 'annotation') await this.#opts.target.setAnnotations(this.roomId, [...room.annotations!.values()]);
-      else if (entry.type === 'entry') await this.#opts.target.showEntry(this.roomId, room.entry!);
-      else if (entry.type === 'conversation') await this.#opts.target.sayConversation(this.roomId, conversationChange(entry));
+      if (entry.type === 'view') await this.#opts.target.setView(this.#opts.roomId, room.view!);
+      else if (entry.type === 'scene' || entry.type === 'layer') await this.#opts.target.setScene(this.#opts.roomId, room.scene!);
+      else if (entry.type === 'annotation') await this.#opts.target.setAnnotations(this.#opts.roomId, [...room.annotations!.values()]);
+      else if (entry.type === 'entry') await this.#opts.target.showEntry(this.#opts.roomId, room.entry!);
+      else if (entry.type === 'conversation') await this.#opts.target.sayConversation(this.#opts.roomId, conversationChange(entry));
     });
   }
 
@@ -139,7 +135,7 @@ export class ReplayPlayer {
     let index = 0;
     while (index < this.#opts.entries.length && this.#opts.entries[index]!.ts <= ts) index++;
     this.#room = foldAll([...this.#opts.before, ...this.#opts.entries.slice(0, index)]);
-    await applyState(this.#opts.target, this.roomId, this.#room, true);
+    await applyState(this.#opts.target, this.#opts.roomId, this.#room, true);
     this.#index = index;
     this.#anchorSource = ts;
     this.#anchorWall = Date.now();
@@ -156,8 +152,8 @@ export class ReplayPlayer {
     const first = this.#opts.entries[0];
     const last = this.#opts.entries.at(-1);
     return {
-      room_id: this.roomId,
-      from: this.from,
+      room_id: this.#opts.roomId,
+      from: this.#opts.from,
       state: this.#state,
       speed: this.#speed,
       position: Math.round(Math.min(this.#sourceNow(), last?.ts ?? 0)),

@@ -26,10 +26,8 @@ function marksOf(value: unknown): Mark[] {
 
 function foldMarks(state: FoldedRoom, entry: LogEntry): void {
   const marks = (state.annotations ??= new Map());
-  if (entry.op === 'replace') {
-    marks.clear();
-    for (const mark of marksOf(entry.annotations)) marks.set(mark.id, mark);
-  } else if (entry.op === 'add') {
+  if (entry.op === 'replace' || entry.op === 'add') {
+    if (entry.op === 'replace') marks.clear();
     for (const mark of marksOf(entry.annotations)) marks.set(mark.id, mark);
   } else {
     const [mark] = marksOf([entry.annotation]);

@@ -119,14 +119,9 @@ export function replacedEntries(from: LabelIndex, changed: Iterable<number>, fre
   const out: LabelIndex = { ids: Uint32Array.from(ids), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
   ids.forEach((id, k) => {
     const made = fresh.get(id);
-    if (made) {
-      [out.counts[k], out.faces[k]] = [made.count, made.faces];
-      out.boxes.set(made.box, k * 6);
-      return;
-    }
-    const j = findLabel(from, id);
-    [out.counts[k], out.faces[k]] = [from.counts[j]!, from.faces[j]!];
-    out.boxes.set(from.boxes.subarray(j * 6, j * 6 + 6), k * 6);
+    const j = made ? -1 : findLabel(from, id);
+    [out.counts[k], out.faces[k]] = made ? [made.count, made.faces] : [from.counts[j]!, from.faces[j]!];
+    out.boxes.set(made ? made.box : from.boxes.subarray(j * 6, j * 6 + 6), k * 6);
   });
   return out;
 }

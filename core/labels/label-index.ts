@@ -12,6 +12,7 @@
  * the slice behind with its id. The last three axes are the volume's z, y, x (a 2-D volume is
  * one slice deep).
  */
+import { grow } from '../geometry/mesh-builder.ts';
 
 /** The ids of a segmentation with their voxel counts and boxes, ids ascending. */
 export interface LabelIndex {
@@ -28,10 +29,10 @@ export interface LabelIndex {
 /** Ids up to this are counted in arrays indexed by id; larger ones through a map. */
 const DENSE_MAX = 65535;
 
-/** The z, y, x lengths of a shape's last three axes (missing ones are 1). */
-export function spatialShape(shape: readonly number[]): [number, number, number] {
+/** The z, y, x of a shape's last three axes, missing ones `fill`: lengths (1), or a spacing (1) or origin (0) of them. */
+export function spatialShape(shape: readonly number[], fill = 1): [number, number, number] {
   const last = shape.slice(-3);
-  while (last.length < 3) last.unshift(1);
+  while (last.length < 3) last.unshift(fill);
   return last as [number, number, number];
 }
 
@@ -61,17 +62,7 @@ class Tally {
     const known = this.#slots.get(id);
     if (known !== undefined) return known;
     const slot = this.#used++;
-    if (slot === this.count.length) {
-      const count = new Float64Array(slot * 2);
-      const faces = new Float64Array(slot * 2);
-      const box = new Float64Array(slot * 12);
-      count.set(this.count);
-      faces.set(this.faces);
-      box.set(this.box);
-      this.count = count;
-      this.faces = faces;
-      this.box = box;
-    }
+    if (slot === this.count.length) [this.count, this.faces, this.box] = [grow(this.count), grow(this.faces), grow(this.box)];
     this.#fresh(slot, slot + 1);
     this.#slots.set(id, slot);
     return slot;
@@ -142,13 +133,11 @@ export function matching(data: ArrayLike<number>, from: number, to: number, id: 
 function compile(tally: Tally): LabelIndex {
   const ids = tally.ids();
   const n = ids.length;
-  const out: LabelIndex = { ids: new Uint32Array(n), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
+  const out: LabelIndex = { ids: Uint32Array.from(ids), counts: new Float64Array(n), boxes: new Uint32Array(n * 6), faces: new Float64Array(n) };
   ids.forEach((id, k) => {
     const slot = tally.slotOf(id);
-    out.ids[k] = id;
-    out.counts[k] = tally.count[slot]!;
-    out.faces[k] = tally.faces[slot]!;
-    for (let j = 0; j < 6; j++) out.boxes[k * 6 + j] = tally.box[slot * 6 + j]!;
+    [out.counts[k], out.faces[k]] = [tally.count[slot]!, tally.faces[slot]!];
+    out.boxes.set(tally.box.subarray(slot * 6, slot * 6 + 6), k * 6);
   });
   return out;
 }

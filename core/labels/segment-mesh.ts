@@ -16,12 +16,7 @@ type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
 
 /** The voxel frame of a volume: its spacing and origin (C order), 1 and 0 where it has none. */
 export function voxelFrameOf(volume: StoredVolume): VoxelFrame {
-  const three = (list: number[] | undefined, fill: number): [number, number, number] => {
-    const last = (list ?? []).slice(-3);
-    while (last.length < 3) last.unshift(fill);
-    return last as [number, number, number];
-  };
-  return { spacing: three(volume.spacing, 1), origin: three(volume.origin, 0) };
+  return { spacing: spatialShape(volume.spacing ?? []), origin: spatialShape(volume.origin ?? [], 0) };
 }
 
 /** About how many vertices the surfaces of `ids` have: one per voxel face on a blob filling most of its box. */

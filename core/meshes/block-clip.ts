@@ -6,8 +6,8 @@
  * from its edge's two ends in the same order in both blocks (shares keep the surface's vertex
  * order), so both blocks place it alike.
  */
-import { cutAlong, type CutMesh } from './grid-cut.ts';
-import { Growable } from './growable.ts';
+import { cutAlong } from './grid-cut.ts';
+import { inGridUnits, planes } from './level-fragments.ts';
 import { CELL_STEPS, type LodPlan } from './lod-plan.ts';
 import type { LevelMesh } from './level-steps.ts';
 
@@ -21,11 +21,8 @@ export function clipToBlock(mesh: LevelMesh, plan: LodPlan, level: number, coord
   // In units of the blocks' grid: a block is CELL_STEPS a side, its faces whole multiples.
   const unit = CELL_STEPS / (plan.chunk * 2 ** level);
   const original = mesh.vertices.length / 3;
-  const grid = new Growable(new Float64Array(Math.ceil(mesh.vertices.length * 1.2) + 3), mesh.vertices.length);
-  for (let i = 0; i < mesh.vertices.length; i++) grid.array[i] = (mesh.vertices[i]! - plan.origin[i % 3]!) * unit;
-  const cut: CutMesh = { coords: grid, normals: null, triangles: new Growable(Uint32Array.from(mesh.indices), mesh.indices.length) };
-  const next = (value: number) => CELL_STEPS * (Math.floor(value / CELL_STEPS) + 1);
-  for (let axis = 0; axis < 3; axis++) cut.triangles = cutAlong(cut, axis, next);
+  const cut = inGridUnits(mesh.vertices, null, mesh.indices, plan, level);
+  for (let axis = 0; axis < 3; axis++) cut.triangles = cutAlong(cut, axis, planes(false));
   const g = cut.coords.array;
   const all = cut.triangles.view();
   const inside = (t: number): boolean => {

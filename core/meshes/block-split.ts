@@ -56,8 +56,7 @@ export function blockLevel(mesh: LevelMesh, plan: LodPlan, pieces: number): numb
     counts = up;
     n = half;
   }
-  const fits = levels.filter((entry) => entry.most <= pieces);
-  return fits.length > 0 ? fits[fits.length - 1]!.level : finest;
+  return levels.findLast((entry) => entry.most <= pieces)?.level ?? finest;
 }
 
 /** The longest edge of the mesh. */

@@ -5,7 +5,6 @@
  * kept result, named for its set by a slot of its own, so a host started again finds it.
  */
 import type { DiskKeptResults } from '../blobs/disk-kept-results.ts';
-import { rememberResultId } from '../results/result-id.ts';
 import { keptForm, setOfKept, type KeptLevelSets } from './kept-level-sets.ts';
 import type { SegmentLods } from './level-set.ts';
 
@@ -20,9 +19,7 @@ export class DiskKeptLevelSets implements KeptLevelSets {
   }
 
   async keep(name: string, lods: SegmentLods, keptId: string): Promise<void> {
-    const form = keptForm(lods.packed);
-    rememberResultId(form, keptId);
-    await this.#kept.keep(form, { slotId: SLOT, key: name });
+    await this.#kept.keep(keptForm(lods.packed, keptId), { slotId: SLOT, key: name });
   }
 
   async find(name: string): Promise<SegmentLods | null> {

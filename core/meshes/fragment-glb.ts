@@ -9,6 +9,7 @@
  * Both extensions are required, so a reader without them refuses the file.
  */
 import { meshoptModule } from '../formats/glb/gltf-modules.ts';
+import { boundsOf } from '../geometry/cluster-mesh.ts';
 import type { Fragment } from './level-fragments.ts';
 
 /** Where a fragment's quantised positions go: physical = translation + scale × position. */
@@ -87,12 +88,7 @@ function gltfJson(views: View[], fragment: Fragment, place: FragmentPlacement, w
     raw += pad4(view.raw);
     return out;
   });
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  fragment.positions.forEach((v, i) => {
-    min[i % 3] = Math.min(min[i % 3]!, v);
-    max[i % 3] = Math.max(max[i % 3]!, v);
-  });
+  const { min, max } = boundsOf(fragment.positions);
   const vertices = views[0]!.count;
   const accessors: object[] = [{ bufferView: 0, componentType: 5123, count: vertices, type: 'VEC3', min, max }];
   if (views.length === 3) accessors.push({ bufferView: 1, componentType: 5120, normalized: true, count: vertices, type: 'VEC3' });

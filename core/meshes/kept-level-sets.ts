@@ -13,6 +13,7 @@
  * conformance suite runs over all of them.
  */
 import { createHash } from 'node:crypto';
+import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { LEVEL_SET_FORMAT, unpackLevelSet, type SegmentLods } from './level-set.ts';
 
@@ -28,9 +29,11 @@ export function levelSetName(resultId: string, segment: number): string {
   return createHash('sha256').update(`vitrine-mesh-levels/${LEVEL_SET_FORMAT}\u0000${resultId}\u0000${segment}`).digest('hex');
 }
 
-/** A set as a result is kept: its packed bytes as a one-dimensional uint8 volume. */
-export function keptForm(packed: Uint8Array): StoredResult {
-  return { type: 'volume', shape: [packed.byteLength], dtype: 'uint8', data: packed };
+/** A set as a result is kept: its packed bytes as a one-dimensional uint8 volume (named `keptId`, when given). */
+export function keptForm(packed: Uint8Array, keptId?: string): StoredResult {
+  const form: StoredResult = { type: 'volume', shape: [packed.byteLength], dtype: 'uint8', data: packed };
+  if (keptId !== undefined) rememberResultId(form, keptId);
+  return form;
 }
 
 /** The set a kept form holds, or null when it holds none. */

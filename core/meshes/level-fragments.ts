@@ -12,6 +12,8 @@ import { CELL_STEPS, type LodPlan } from './lod-plan.ts';
 import { cutAlong, type CutMesh } from './grid-cut.ts';
 import { Growable } from './growable.ts';
 
+type Numbers = ArrayLike<number>;
+
 /** Where a fragment's children split it: local coordinate 512 of 0..1023 (Neuroglancer's partition point). */
 export const MIDDLE = Math.floor(CELL_STEPS / 2) + 1;
 
@@ -39,7 +41,7 @@ export function mortonCode(x: number, y: number, z: number): number {
 }
 
 /** The next plane above `value`: cell faces, and with `middles` the middle planes too. */
-function planes(middles: boolean): (value: number) => number {
+export function planes(middles: boolean): (value: number) => number {
   return (value) => {
     const k = Math.floor(value / CELL_STEPS);
     const middle = CELL_STEPS * k + MIDDLE;
@@ -48,7 +50,7 @@ function planes(middles: boolean): (value: number) => number {
 }
 
 /** The mesh in grid units of `level`, ready to cut. */
-function inGridUnits(positions: ArrayLike<number>, normals: ArrayLike<number> | null, indices: ArrayLike<number>, plan: LodPlan, level: number): CutMesh {
+export function inGridUnits(positions: Numbers, normals: Numbers | null, indices: Numbers, plan: LodPlan, level: number): CutMesh {
   const unit = CELL_STEPS / (plan.chunk * 2 ** level);
   const coords = new Growable(new Float64Array(Math.ceil(positions.length * 1.2) + 3), positions.length);
   for (let i = 0; i < positions.length; i++) coords.array[i] = (positions[i]! - plan.origin[i % 3]!) * unit;
@@ -58,13 +60,7 @@ function inGridUnits(positions: ArrayLike<number>, normals: ArrayLike<number> | 
 }
 
 /** The fragments of one level's mesh (`positions` in the surface's coordinates, as the plan). */
-export function levelFragments(
-  positions: ArrayLike<number>,
-  normals: ArrayLike<number> | null,
-  indices: ArrayLike<number>,
-  plan: LodPlan,
-  level: number,
-): Fragment[] {
+export function levelFragments(positions: Numbers, normals: Numbers | null, indices: Numbers, plan: LodPlan, level: number): Fragment[] {
   const mesh = inGridUnits(positions, normals, indices, plan, level);
   const next = planes(level > 0);
   for (let axis = 0; axis < 3; axis++) mesh.triangles = cutAlong(mesh, axis, next);
@@ -176,9 +172,7 @@ function fragmentOf(
     // Interpolated along a cut edge, a normal is shorter than 1: unit length again.
     const nx = normals![v * 3]!, ny = normals![v * 3 + 1]!, nz = normals![v * 3 + 2]!;
     const scale = 127 / (Math.sqrt(nx * nx + ny * ny + nz * nz) || 1);
-    packedNormals[i * 3] = Math.round(nx * scale);
-    packedNormals[i * 3 + 1] = Math.round(ny * scale);
-    packedNormals[i * 3 + 2] = Math.round(nz * scale);
+    for (let k = 0; k < 3; k++) packedNormals[i * 3 + k] = Math.round(normals![v * 3 + k]! * scale);
   }
   return { cell, positions, normals: packedNormals, indices };
 }

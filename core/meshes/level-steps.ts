@@ -5,6 +5,7 @@
  * cut into its octree's fragments, each encoded twice (Draco for Neuroglancer, meshopt GLB for
  * the page and WebXR) and placed in physical units.
  */
+import { boundsOf } from '../geometry/cluster-mesh.ts';
 import { smoothNormals } from '../geometry/mesh-builder.ts';
 import { encodeDracoFragment } from './draco-fragment.ts';
 import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
@@ -51,15 +52,9 @@ export interface EncodedFragment {
 
 /** The fragment's box in physical units: min x, y, z then max x, y, z. */
 function boxOf(fragment: Fragment, place: FragmentPlacement): number[] {
-  const lo = [Infinity, Infinity, Infinity];
-  const hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < fragment.positions.length; i++) {
-    const k = i % 3;
-    const v = place.translation[k]! + place.scale[k]! * fragment.positions[i]!;
-    if (v < lo[k]!) lo[k] = v;
-    if (v > hi[k]!) hi[k] = v;
-  }
-  return [...lo, ...hi];
+  const { min, max } = boundsOf(fragment.positions);
+  const ends = [0, 1, 2].map((k) => [min[k]!, max[k]!].map((v) => place.translation[k]! + place.scale[k]! * v).sort((a, b) => a - b));
+  return [...ends.map((e) => e[0]!), ...ends.map((e) => e[1]!)];
 }
 
 /** One level as built: its fragments (Z-curve order), triangles once cut, and scale (mean edge). */

@@ -12,7 +12,7 @@ import { voxelFrameOf } from '../labels/segment-mesh.ts';
 import { spatialShape } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { LodSource } from './segment-lods.ts';
-import type { LabelRegion } from './region-labels.ts';
+import type { VoxelRegion } from '../edits/version-region.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
@@ -37,11 +37,7 @@ export function voxelTransform(volume: StoredVolume): number[] {
 export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<number>, triangles = 0): LodSource {
   const builder = new MeshBuilder(Math.max(4096, Math.ceil(triangles / 2) + 1024));
   addSegmentSurface(volume.data, spatialShape(volume.shape), id, box, { spacing: [1, 1, 1], origin: [0, 0, 0] }, builder);
-  return {
-    positions: builder.positions.subarray(0, builder.vertexCount * 3),
-    indices: builder.indices.subarray(0, builder.indexCount),
-    transform: voxelTransform(volume),
-  };
+  return builtSource(builder, voxelTransform(volume));
 }
 
 /**
@@ -51,16 +47,17 @@ export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<num
  * to the bit (whole voxel offsets added to float32 fractions, exact in float64), and the set
  * built is the whole volume's byte for byte; `transform` is the volume's.
  */
-export function regionSource(region: LabelRegion, id: number, box: ArrayLike<number>, triangles: number, transform: number[]): LodSource {
+export function regionSource(region: VoxelRegion, id: number, box: ArrayLike<number>, triangles: number, transform: number[]): LodSource {
   const builder = new MeshBuilder(Math.max(4096, Math.ceil(triangles / 2) + 1024));
   const [z0, y0, x0] = region.from;
   const local = Array.from(box, (v, k) => v - region.from[k % 3]!);
   addSegmentSurface(region.data, region.shape, id, local, { spacing: [1, 1, 1], origin: [z0, y0, x0] }, builder);
-  return {
-    positions: builder.positions.subarray(0, builder.vertexCount * 3),
-    indices: builder.indices.subarray(0, builder.indexCount),
-    transform,
-  };
+  return builtSource(builder, transform);
+}
+
+/** The surface `builder` holds, with `transform`. */
+function builtSource(builder: MeshBuilder, transform: number[]): LodSource {
+  return { positions: builder.positions.subarray(0, builder.vertexCount * 3), indices: builder.indices.subarray(0, builder.indexCount), transform };
 }
 
 /** A mesh result's one surface. */

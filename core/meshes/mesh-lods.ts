@@ -82,7 +82,7 @@ export class MeshLods {
 
   constructor(deps: MeshLodsDeps) {
     this.#deps = deps;
-    this.#lineage = new LevelSetLineage((result) => (isRegionLabels(result) ? result.id : deps.idOf(result)));
+    this.#lineage = new LevelSetLineage((result) => this.#idOf(result));
   }
 
   /**
@@ -163,7 +163,7 @@ export class MeshLods {
     if (failed) return Promise.reject(failed);
     const table = sets;
     const told = isRegionLabels(result) ? this.#coarsest.expect(result, segment) : undefined;
-    const making = this.#made(origin.id ? () => origin.id! : this.#idOf(result), segment, source, client, told).catch((error: unknown) => {
+    const making = this.#made(origin.id ? () => origin.id! : () => this.#idOf(result), segment, source, client, told).catch((error: unknown) => {
       throw this.#keptFailed(result, segment, error);
     });
     if (told) this.#coarsest.until(result, segment, making);
@@ -276,8 +276,7 @@ export class MeshLods {
   }
 
   /** A result's id, or what labels read by region are named. */
-  #idOf(result: LodResult): () => Promise<string> {
-    return () => (isRegionLabels(result) ? result.id : this.#deps.idOf(result));
+  #idOf(result: LodResult): Promise<string> {
+    return isRegionLabels(result) ? result.id : this.#deps.idOf(result);
   }
-
 }

@@ -9,7 +9,6 @@ import type { Redis } from 'ioredis';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { PointedBlobs } from '../blobs/pointed-blobs.ts';
 import { KEYS } from '../redis/redis-keys.ts';
-import { rememberResultId } from '../results/result-id.ts';
 import { keptForm, setOfKept, type KeptLevelSets } from './kept-level-sets.ts';
 import type { SegmentLods } from './level-set.ts';
 
@@ -21,9 +20,7 @@ export class RedisKeptLevelSets implements KeptLevelSets {
   }
 
   async keep(name: string, lods: SegmentLods, keptId: string): Promise<void> {
-    const form = keptForm(lods.packed);
-    rememberResultId(form, keptId);
-    await this.#kept.keep(KEYS.meshLevels(name), form);
+    await this.#kept.keep(KEYS.meshLevels(name), keptForm(lods.packed, keptId));
   }
 
   async find(name: string): Promise<SegmentLods | null> {

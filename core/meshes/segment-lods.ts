@@ -96,16 +96,19 @@ async function coarsestFirst(source: LodSource, plan: LodPlan, told: (coarsest: 
   return packLevels(plan, transform, cuts.map((cut, level) => ({ encoded: encoded[level]!, triangles: cut.triangles, scale: cut.scale })));
 }
 
-/** The coarsest level's fragments as a set lists them, with their own files. */
-function coarsestOf(table: LevelSetTable, counts: number[], encoded: EncodedFragment[]): CoarsestLevel {
-  const level = table.levels - 1;
-  const fragments: FragmentEntry[] = [];
-  const at = { draco: 0, glb: 0 };
-  for (const { cell, triangles, box, draco, glb } of encoded) {
-    fragments.push({ level, cell, triangles, draco: [at.draco, draco.byteLength], glb: [at.glb, glb.byteLength], box });
+/** Level `level`'s fragments as a set lists them, their bytes from `at` on in each file (moved past them). */
+function entriesOf(level: number, encoded: readonly EncodedFragment[], at: { draco: number; glb: number }): FragmentEntry[] {
+  return encoded.map(({ cell, triangles, box, draco, glb }) => {
+    const entry: FragmentEntry = { level, cell, triangles, draco: [at.draco, draco.byteLength], glb: [at.glb, glb.byteLength], box };
     at.draco += draco.byteLength;
     at.glb += glb.byteLength;
-  }
+    return entry;
+  });
+}
+
+/** The coarsest level's fragments as a set lists them, with their own files. */
+function coarsestOf(table: LevelSetTable, counts: number[], encoded: EncodedFragment[]): CoarsestLevel {
+  const fragments = entriesOf(table.levels - 1, encoded, { draco: 0, glb: 0 });
   return { ...table, counts, fragments, draco: Buffer.concat(encoded.map((f) => f.draco)), glb: Buffer.concat(encoded.map((f) => f.glb)) };
 }
 
@@ -128,25 +131,13 @@ function unlocked(mesh: LevelMesh): LockedMesh {
 
 /** The levels packed as a set: the manifest, both fragment files (level 0 first) and the table. */
 function packLevels(plan: LodPlan, transform: number[], outs: LevelOut[]): SegmentLods {
-  const levels: ManifestLevel[] = [];
-  const fragments: FragmentEntry[] = [];
-  const dracoParts: Uint8Array[] = [];
-  const glbParts: Uint8Array[] = [];
-  const at = { draco: 0, glb: 0 };
   const table = tableOf(plan, transform, outs);
-  for (const [level, out] of outs.entries()) {
-    const manifestLevel: ManifestLevel = { scale: table.scales[level]!, cells: [], sizes: [] };
-    for (const { cell, triangles, box, draco, glb } of out.encoded) {
-      fragments.push({ level, cell, triangles, draco: [at.draco, draco.byteLength], glb: [at.glb, glb.byteLength], box });
-      dracoParts.push(draco);
-      glbParts.push(glb);
-      at.draco += draco.byteLength;
-      at.glb += glb.byteLength;
-      manifestLevel.cells.push(cell);
-      manifestLevel.sizes.push(draco.byteLength);
-    }
-    levels.push(manifestLevel);
-  }
+  const at = { draco: 0, glb: 0 };
+  const fragments = outs.flatMap((out, level) => entriesOf(level, out.encoded, at));
+  const levels = outs.map(({ encoded }, level): ManifestLevel => {
+    return { scale: table.scales[level]!, cells: encoded.map((f) => f.cell), sizes: encoded.map((f) => f.draco.byteLength) };
+  });
   const manifest = encodeManifest([plan.chunk, plan.chunk, plan.chunk], plan.origin, levels);
-  return packLevelSet(table, fragments, manifest, dracoParts, glbParts);
+  const encoded = outs.flatMap((out) => out.encoded);
+  return packLevelSet(table, fragments, manifest, encoded.map((f) => f.draco), encoded.map((f) => f.glb));
 }

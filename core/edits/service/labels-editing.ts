@@ -21,6 +21,7 @@ import type { LayerEdits, PlannedEdit } from '../layer-edits.ts';
 import { EditsAhead } from './edits-ahead.ts';
 import type { EditDraft } from '../edit-store.ts';
 import { currentActor } from '../../history/request-actor.ts';
+import { pageLimit } from '../../history/room-log-store.ts';
 import { LoadedLayers } from './loaded-layers.ts';
 import { LayerVersions, type LoadedLayer, type NamedVersion, type StoredVolume } from './layer-versions.ts';
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
@@ -42,8 +43,6 @@ const NAME_AT_MOST_MS = 1000;
 
 /** Edits a host retries planning while other hosts keep coming first. */
 const ATTEMPTS = 100;
-/** Edits in one page of the list, at most. */
-const MAX_PAGE = 10_000;
 
 export class LabelsEditing {
   #deps: EditingDeps;
@@ -72,7 +71,7 @@ export class LabelsEditing {
       void deps.labelIndex(base, '').catch(() => {});
     });
     this.#regions = new VersionRegions({
-      inLayer: (roomId, layerId, work) => this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId))),
+      inLayer: (roomId, layerId, work) => this.#inLayer(roomId, layerId, work),
       entries: deps.assemble,
       baseIndex: deps.labelIndex,
       ...(deps.versions ? { lineage: deps.versions } : {}),
@@ -98,6 +97,11 @@ export class LabelsEditing {
     return run;
   }
 
+  /** Runs `work` in the layer's turn, on the layer as loaded (with what other hosts kept since). */
+  #inLayer<T>(roomId: string, layerId: string, work: (loaded: LoadedLayer) => T | Promise<T>): Promise<T> {
+    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId)));
+  }
+
   async #load(roomId: string, layerId: string): Promise<LoadedLayer> {
     const loaded = await this.#loaded.load(roomId, layerId);
     await this.#catchUp(roomId, layerId, loaded.edits);
@@ -115,7 +119,7 @@ export class LabelsEditing {
 
   /** Makes `body` (a client's edit) the layer's next edit. With `ifMatch`, only while the layer is at that version (else 412). */
   edit(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<EditAnswer> {
-    return this.#keep(roomId, layerId, (edits) => checkEdit(body, { shape: edits.volume.shape, dtype: edits.volume.dtype }), ifMatch);
+    return this.#keep(roomId, layerId, (edits) => checkEdit(body, edits.volume), ifMatch);
   }
 
   /** Undoes (or redoes) edit `seq` as a new edit. */
@@ -182,8 +186,7 @@ export class LabelsEditing {
    */
   async #namedNow(roomId: string, layerId: string): Promise<NamedVersion | null> {
     const key = JSON.stringify([roomId, layerId]);
-    const asked = await this.#inTurn(key, async () => {
-      const loaded = await this.#load(roomId, layerId);
+    const asked = await this.#inLayer(roomId, layerId, (loaded) => {
       const { edits } = loaded;
       const waited = performance.now() - (this.#namedAtMs.get(key) ?? 0);
       if (edits.version !== edits.keptVersion && waited < NAME_AT_MOST_MS) return null;
@@ -199,9 +202,8 @@ export class LabelsEditing {
 
   /** The layer's edits after log seq `since`, at most `limit`. */
   list(roomId: string, layerId: string, since: number, limit: number): Promise<EditPage> {
-    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
-      const { edits } = await this.#load(roomId, layerId);
-      const n = Math.max(1, Math.min(MAX_PAGE, Math.floor(limit)));
+    return this.#inLayer(roomId, layerId, ({ edits }) => {
+      const n = pageLimit(limit);
       const page = edits.list(since, n + 1);
       const shown = page.slice(0, n);
       return { edits: shown, next_since: shown.at(-1)?.seq ?? Math.max(0, since), more: page.length > n };
@@ -243,8 +245,7 @@ export class LabelsEditing {
 
   /** The layer's labels at `version` (the current one when absent) as a volume result of its own, with its id and version. */
   async labelsAt(roomId: string, layerId: string, version?: number): Promise<NamedVersion & { result: StoredVolume }> {
-    const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
-      const loaded = await this.#load(roomId, layerId);
+    const asked = await this.#inLayer(roomId, layerId, (loaded) => {
       const at = this.#versionAsked(loaded, version);
       const id = this.#versions.nameOf(roomId, layerId, loaded, at);
       // The version is made outside the turn: the next edit need not wait for it.
@@ -256,10 +257,7 @@ export class LabelsEditing {
 
   /** The id of the layer's labels at `version` (the current one when absent), its voxels not made. */
   async namedAt(roomId: string, layerId: string, version?: number): Promise<NamedVersion> {
-    const asked = await this.#inTurn(JSON.stringify([roomId, layerId]), async () => {
-      const loaded = await this.#load(roomId, layerId);
-      return this.#nameIn(roomId, layerId, loaded, this.#versionAsked(loaded, version));
-    });
+    const asked = await this.#inLayer(roomId, layerId, (loaded) => this.#nameIn(roomId, layerId, loaded, this.#versionAsked(loaded, version)));
     return { id: await asked.id, version: asked.version, records: asked.records };
   }
 

@@ -169,13 +169,7 @@ export class LayerVersions {
         break;
       }
     }
-    const changed = new Set<number>();
-    const boxes: VoxelBox[] = [];
-    for (let k = since + 1; k <= at; k++) {
-      const { segments, box } = edits.recordAt(k)!;
-      for (const id of [...segments.changed, ...segments.new]) changed.add(id);
-      if (box) boxes.push(box);
-    }
+    const { changed, boxes } = edits.changedSince(since, at);
     // Its surfaces are those of the version as named, read by region: built once for both.
     const named = regions?.of(roomId, layerId, at);
     if (named) versions.madeWhole(result, named, from, { changed: [...changed], boxes });

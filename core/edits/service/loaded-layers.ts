@@ -6,6 +6,7 @@
  * its versions. Each ask checks the room still has the layer, as labels. Edits are applied by
  * whoever loaded it.
  */
+import { keptWhileMade } from '../../cache/result-budget.ts';
 import { createHostError } from '../../errors.ts';
 import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { obtainLayerResult, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
@@ -63,19 +64,16 @@ export class LoadedLayers {
     const key = JSON.stringify([roomId, layerId]);
     let loading = this.#layers.get(key);
     if (!loading) {
-      loading = (async () => {
+      const making = (async () => {
         const base = await this.#baseOf(roomId, await this.#layerOf(roomId, layerId));
         const volume = new LabelVolume(base.data as LabelArray, gridOf(base)!, base.dtype as LabelDtype);
         const tables = tablesOf(base.label_names, base.label_colors);
         const baseId = this.#sources.resultIds.of(base);
         baseId.catch(() => {});
         const baseTables = JSON.stringify(tableFields(tables, base));
-        const layer = { base, edits: new LayerEdits(volume, tables), baseId, baseTables, digests: new ChunkDigests(volume) };
-        this.#loaded(layer);
-        return layer;
+        return { base, edits: new LayerEdits(volume, tables), baseId, baseTables, digests: new ChunkDigests(volume) };
       })();
-      this.#layers.set(key, loading);
-      loading.catch(() => this.#layers.get(key) === loading && this.#layers.delete(key));
+      loading = keptWhileMade(this.#layers, key, making, this.#loaded);
     } else await this.#layerOf(roomId, layerId);
     return loading;
   }

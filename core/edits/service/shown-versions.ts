@@ -16,19 +16,13 @@ import type { LayerResult } from '../../wire/scene-types.ts';
 import type { EditRecord } from '../../wire/edit-types.ts';
 import { editedFrom, type LayerProvenance } from '../../wire/provenance-types.ts';
 import { provenanceHeader } from '../../versions/provenance.ts';
-
-/** A version of a layer's labels as named, its voxels not made. */
-export interface LabelsVersion {
-  id: string;
-  version: number;
-  records: EditRecord[];
-}
+import type { NamedVersion } from './layer-versions.ts';
 
 export interface ShownVersionsDeps {
   /** The id of the layer's labels at `version` (absent: the current one). */
-  namedAt(roomId: string, layerId: string, version?: number): Promise<LabelsVersion>;
+  namedAt(roomId: string, layerId: string, version?: number): Promise<NamedVersion>;
   /** The current version as the layer's result names it, or null when not now (an edit kept later asks again). */
-  namedNow(roomId: string, layerId: string): Promise<LabelsVersion | null>;
+  namedNow(roomId: string, layerId: string): Promise<NamedVersion | null>;
   scenes: Pick<RoomScenes, 'scene'>;
   store: Pick<SceneStore, 'setResult'>;
   warn: (message: string, err: unknown) => void;
@@ -101,17 +95,16 @@ export class ShownVersions {
     const { namedAt, namedNow, scenes, store } = this.#deps;
     const current = await namedNow(roomId, layerId);
     if (!current) return;
-    const base = await namedAt(roomId, layerId, 0);
-    const [id, baseId] = [current.id, base.id];
+    const baseId = (await namedAt(roomId, layerId, 0)).id;
     const layer = (await scenes.scene(roomId)).layers.find((l) => l.id === layerId);
     if (!layer) return;
     const shown = layer.result;
     const provenance = versionProvenance(shown?.provenance, baseId, current.records);
     const result: LayerResult = {
-      result_id: id,
+      result_id: current.id,
       type: 'volume',
       data_url: current.version === 0 && shown ? shown.data_url : versionDataUrl(roomId, layerId, current.version),
-      blob_id: id,
+      blob_id: current.id,
       ...(shown?.levels ? { levels: true as const } : {}),
       ...(provenance ? { provenance } : {}),
     };

@@ -113,12 +113,7 @@ export class VersionRegions {
     };
     versions.set(at, labels);
     const earlier = this.#earlier(versions, at);
-    const changed = new Set<number>();
-    for (let k = (earlier?.version ?? 0) + 1; k <= at; k++) {
-      const { segments } = loaded.edits.recordAt(k)!;
-      for (const s of [...segments.changed, ...segments.new]) changed.add(s);
-    }
-    this.#deps.lineage?.derived(labels, earlier ?? loaded.base, changed, []);
+    this.#deps.lineage?.derived(labels, earlier ?? loaded.base, loaded.edits.changedSince(earlier?.version ?? 0, at).changed, []);
     return labels;
   }
 
