@@ -10,7 +10,8 @@
  * pointers and job records. A store may lose a blob at any time (expiry, eviction): a reader
  * treats that as a miss, never as a fault.
  */
-import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
+import { bytesOf } from '../envelope/bytes-of.ts';
+import { decodeResultFrame, encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, knownFrameHash, rememberResultId } from '../results/result-id.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { FileResult } from '../results/file-result.ts';
@@ -88,12 +89,19 @@ export function frameOf(result: StoredResult): { header: ResultHeader; blocks: U
   return { header, blocks, hash };
 }
 
+/** The result of a blob read back, its payload in `payload`, with its id remembered: the blob's hash. */
+export function blobResult(header: ResultHeader, payload: SharedArrayBuffer, hash: string): StoredResult {
+  const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
+  rememberResultId(result, hash);
+  return result;
+}
+
 /** Cuts `blocks` into buffers of `size` bytes (the last shorter), copying only across block edges. */
 export function* chunksOf(blocks: Uint8Array[], size: number): Generator<Buffer> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const flush = (): Buffer => {
-    const out = pending.length === 1 ? Buffer.from(pending[0]!.buffer, pending[0]!.byteOffset, pending[0]!.byteLength) : Buffer.concat(pending);
+    const out = pending.length === 1 ? bytesOf(pending[0]!) : Buffer.concat(pending);
     pending = [];
     pendingBytes = 0;
     return out;

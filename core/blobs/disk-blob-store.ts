@@ -12,10 +12,9 @@
 import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
 import type { FileResult } from '../results/file-result.ts';
-import { decodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
+import type { ResultHeader } from '../results/result-frame.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { blobResult, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 
 interface BlobRecord {
   meta: string;
@@ -84,10 +83,7 @@ export class DiskBlobStore implements BlobStore {
       const file = this.#store.blobs.path(ref.hash);
       this.#warn(`the bytes of result ${ref.hash} in ${file} are not the ones its id names (changed on disk): moved aside to ${file}.damaged, read as gone`);
     }
-    if (read !== 'whole') return null;
-    const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
-    rememberResultId(result, ref.hash);
-    return result;
+    return read === 'whole' ? blobResult(meta.header, payload, ref.hash) : null;
   }
 
   async find(hash: string): Promise<StoredResult | null> {

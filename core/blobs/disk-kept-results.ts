@@ -63,21 +63,15 @@ export class DiskKeptResults {
     const { header, blocks, hash } = frameOf(result);
     const bytes = header.byteLength;
     if (bytes > this.#maxBytes) return;
-    const named = () => slot && this.#slots.put(slotKey(slot), hash);
+    // One kept already is only marked used again (and named for `slot`).
     const held = this.#db.get(hash);
-    if (held) {
-      await this.#store.write(() => {
-        this.#db.put(hash, { ...held, used: this.#now() });
-        named();
-      });
-      return;
-    }
-    const meta = JSON.stringify({ header, chunkBytes: bytes, chunks: bytes > 0 ? 1 : 0 } satisfies BlobMeta);
-    await this.#store.blobs.put(blocks, hash);
+    if (!held) await this.#store.blobs.put(blocks, hash);
+    const meta = held?.meta ?? JSON.stringify({ header, chunkBytes: bytes, chunks: bytes > 0 ? 1 : 0 } satisfies BlobMeta);
     await this.#store.write(() => {
       this.#db.put(hash, { meta, bytes, used: this.#now() });
-      named();
+      if (slot) this.#slots.put(slotKey(slot), hash);
     });
+    if (held) return;
     this.#total += bytes;
     if (this.#total > this.#maxBytes) await this.#evict();
   }

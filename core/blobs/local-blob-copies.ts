@@ -82,8 +82,7 @@ export class LocalBlobCopies {
 
   /** Whether a copy is kept and still alive. */
   alive(hash: string): boolean {
-    const held = this.#held.get(hash);
-    return held !== undefined && held.until > Date.now();
+    return (this.#held.get(hash)?.until ?? 0) > Date.now();
   }
 
   /** Whether a copy is kept (alive or not yet swept). */

@@ -6,10 +6,8 @@
  * or S3-shaped leaks into it), and a store for tests of what sits on blobs. The memory is the store itself, so nothing is
  * held in front of it: `holds` says whether a blob is stored, `dropLocal` forgets nothing.
  */
-import { decodeResultFrame } from '../results/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { blobResult, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 
 export class MemoryBlobStore implements BlobStore {
   #blobs = new Map<string, { bytes: Uint8Array; meta: string; expiresAt: number }>();
@@ -34,9 +32,7 @@ export class MemoryBlobStore implements BlobStore {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const payload = new SharedArrayBuffer(meta.header.byteLength);
     new Uint8Array(payload).set(held.bytes);
-    const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
-    rememberResultId(result, ref.hash);
-    return result;
+    return blobResult(meta.header, payload, ref.hash);
   }
 
   async find(hash: string): Promise<StoredResult | null> {
@@ -57,8 +53,7 @@ export class MemoryBlobStore implements BlobStore {
   }
 
   holds(hash: string): boolean {
-    const held = this.#blobs.get(hash);
-    return held !== undefined && held.expiresAt > this.#now();
+    return (this.#blobs.get(hash)?.expiresAt ?? 0) > this.#now();
   }
 
   dropLocal(): void {}

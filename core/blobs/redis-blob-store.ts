@@ -14,10 +14,9 @@ import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { arrivingResult, PayloadFill } from '../results/payload-fill.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
-import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { blobResult, chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from '../redis/redis-bulk-read.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { isOutOfMemory } from '../redis/redis-unavailable.ts';
@@ -25,8 +24,6 @@ import { withTimeLimit } from '../redis/time-limit.ts';
 
 /** Bytes per chunk. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
-
-/** How often copies held in memory are checked for having outlived their blob. */
 
 /**
  * Longest a transfer of `bytes` may take: 2 s, plus the time at 8 MiB/s (a slow network), so
@@ -72,12 +69,10 @@ export class RedisBlobStore implements BlobStore {
    * @param budget where copies in memory are held; null keeps none (a worker process)
    * @param keepMs longest a copy stays in memory: the host's own entries' longest life (its
    *   cache and job time-to-live), so its memory falls back once they are gone
-   */
-  /**
-   * `streamCold`: whether a large result read cold may be sent as its chunks arrive. Only a
-   * store that never evicts can promise every chunk to the end of a reply; a Redis of its own
-   * for result bytes (`--blob-store`) may evict a chunk mid-reply, so there a result is read
-   * whole first, and a chunk gone is a miss that is computed again.
+   * @param streamCold whether a large result read cold may be sent as its chunks arrive. Only a
+   *   store that never evicts can promise every chunk to the end of a reply; a Redis of its own
+   *   for result bytes (`--blob-store`) may evict a chunk mid-reply, so there a result is read
+   *   whole first, and a chunk gone is a miss that is computed again.
    */
   constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY, streamCold = true) {
     this.#redis = redis;
@@ -180,8 +175,7 @@ export class RedisBlobStore implements BlobStore {
     const life = await this.#readInto(ref.hash, meta, payload);
     // The header or a chunk gone (expired, or evicted by Redis's maxmemory policy): a miss.
     if (life === null) return null;
-    const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
-    rememberResultId(result, ref.hash);
+    const result = blobResult(header, payload, ref.hash);
     this.#local.keep(ref.hash, result, life);
     return result;
   }
@@ -220,7 +214,7 @@ export class RedisBlobStore implements BlobStore {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const ttl = Math.ceil(ttlMs);
     // Whole only with every chunk: one evicted alone leaves a header that reads as a miss.
-    const keys = Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(ref.hash, i));
+    const keys = chunkKeys(ref.hash, meta);
     const pipeline = this.#redis.pipeline().exists(KEYS.blob(ref.hash), ...keys);
     // Only ever lengthens: PEXPIRE GT keeps a longer life another holder asked for.
     pipeline.pexpire(KEYS.blob(ref.hash), ttl, 'GT');

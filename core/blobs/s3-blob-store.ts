@@ -21,11 +21,12 @@ import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/cli
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { ResultBudget } from '../cache/result-budget.ts';
+import { bytesOf } from '../envelope/bytes-of.ts';
+import { encodePreamble } from '../envelope/preamble.ts';
 import { createHostError, isHostError } from '../errors.ts';
-import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
+import { checkResultHeader } from '../results/result-frame.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { blobResult, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
 import { StoreHealth } from './store-health.ts';
 import type { S3Location } from './s3-url.ts';
@@ -37,7 +38,6 @@ const PARTS_AT_ONCE = 4;
 const STALL_MS = 10_000;
 /** Longest the readiness probe waits for its answer, ms (less when the stall time is shorter). */
 const PROBE_MS = 3000;
-/** How often copies held in memory are checked for having outlived their time. */
 
 /** The store's failure as the host's 503, in words fit for a client (no keys, no secrets). */
 export function blobStoreUnavailable(error: unknown): Error {
@@ -55,14 +55,6 @@ export function blobStoreUnavailable(error: unknown): Error {
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
-}
-
-/** The frame's first bytes: the header JSON's length, then the header. */
-function framePrefix(meta: BlobMeta): Buffer {
-  const header = Buffer.from(JSON.stringify(meta.header));
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.byteLength);
-  return Buffer.concat([length, header]);
 }
 
 /** An object's body as the SDK hands it over: chunks, and a way to break it off. */
@@ -194,7 +186,8 @@ export class S3BlobStore implements BlobStore {
     const meta: BlobMeta = { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 };
     // Content-addressed: an object already there holds these very bytes.
     if (!(await this.#exists(hash))) {
-      const parts = [framePrefix(meta), ...blocks.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))];
+      // The frame's first bytes, the header JSON's length and then the header, are an envelope's preamble.
+      const parts = [encodePreamble(meta.header), ...blocks.map(bytesOf)];
       const upload = new Upload({
         client: this.#client,
         params: { Bucket: this.#location.bucket, Key: this.keyOf(hash), Body: Readable.from(parts), ContentType: 'application/octet-stream' },
@@ -248,8 +241,7 @@ export class S3BlobStore implements BlobStore {
       const payload = new SharedArrayBuffer(meta.header.byteLength);
       const remaining = { [Symbol.asyncIterator]: () => iterator, destroy: (error?: Error) => body!.destroy(error) };
       await readExactly(remaining, rest, new Uint8Array(payload), this.#stallMs);
-      const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
-      rememberResultId(result, hash);
+      const result = blobResult(meta.header, payload, hash);
       this.#local.keep(hash, result, this.#keepMs);
       return result;
     } catch (error) {

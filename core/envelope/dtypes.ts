@@ -43,3 +43,6 @@ export const NUMPY_TYPESTR: Readonly<Record<DType, string>> = {
   float32: '<f4',
   float64: '<f8',
 };
+
+/** The dtype of each NumPy kind and size, the type strings above without their byte order (`f4`, `u2`). */
+export const NUMPY_KINDS = Object.fromEntries(Object.entries(NUMPY_TYPESTR).map(([dtype, typestr]) => [typestr.slice(1), dtype])) as Record<string, DType>;

@@ -72,8 +72,8 @@ export function imageShader(colormap: string | undefined, gamma: number | undefi
 }
 
 function imageLayer(layer: SceneLayer, source: string): Record<string, unknown> {
-  const state: Record<string, unknown> = { type: 'image', name: layer.id, source, opacity: layer.opacity ?? 1, visible: layer.visible ?? true };
-  state.shader = imageShader(layer.colormap, layer.gamma);
+  const shader = imageShader(layer.colormap, layer.gamma);
+  const state: Record<string, unknown> = { type: 'image', name: layer.id, source, opacity: layer.opacity ?? 1, visible: layer.visible ?? true, shader };
   if (layer.window) state.shaderControls = { normalized: { range: layer.window } };
   if (layer.blending === 'additive') state.blend = 'additive';
   return state;
@@ -137,19 +137,22 @@ function labelsLayer(
   return state;
 }
 
+/** What the state's layers are made of, as neuroglancerState is given it. */
+interface StateSources {
+  baseUrl: string;
+  segmentColors: ReadonlyMap<string, SegmentColors>;
+  points: ReadonlyMap<string, readonly number[][]>;
+  frame: FrameDimensions;
+  lodMeshes: ReadonlyMap<string, number[]>;
+  inPlace: ReadonlyMap<string, string>;
+}
+
 /** A scene layer as a Neuroglancer layer; null for one with nothing to read yet. */
-function layerState(
-  layer: SceneLayer,
-  baseUrl: string,
-  segmentColors: ReadonlyMap<string, SegmentColors>,
-  points: ReadonlyMap<string, readonly number[][]>,
-  frame: FrameDimensions,
-  lodMeshes: ReadonlyMap<string, number[]>,
-  inPlace: ReadonlyMap<string, string>,
-): Record<string, unknown> | null {
-  const storePath = inPlace.get(layer.id);
+function layerState(layer: SceneLayer, sources: StateSources): Record<string, unknown> | null {
+  const { baseUrl, points, frame, lodMeshes } = sources;
+  const storePath = sources.inPlace.get(layer.id);
   // A remote image read in place: its own store through the host, every level, shown before (and whatever) the host read for the layer.
-  if (storePath !== undefined) return volumeLayer(layer, `zarr://${baseUrl}${storePath}`, baseUrl, segmentColors, frame, lodMeshes);
+  if (storePath !== undefined) return volumeLayer(layer, `zarr://${baseUrl}${storePath}`, sources);
   // A file served only as it is has no result id, so no OME-Zarr store either.
   if (!layer.result?.result_id) return null;
   if (layer.kind === 'mesh' && lodMeshes.has(layer.id)) return lodMeshLayer(layer, baseUrl, frame, DEFAULT_MESH_COLOUR);
@@ -157,18 +160,11 @@ function layerState(
   if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!, frame) : null;
   if (layer.result.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) return null;
   // The v0.5 store (Zarr v3): a shard's index and then only the inner chunks a view needs are read.
-  return volumeLayer(layer, `zarr3://${baseUrl}/api/results/${layer.result.result_id}.ome.zarr/`, baseUrl, segmentColors, frame, lodMeshes);
+  return volumeLayer(layer, `zarr3://${baseUrl}/api/results/${layer.result.result_id}.ome.zarr/`, sources);
 }
 
 /** An image or labels layer reading the OME-Zarr store `source`; a labels layer's surfaces are its result's levels of detail, once it has them. */
-function volumeLayer(
-  layer: SceneLayer,
-  source: string,
-  baseUrl: string,
-  segmentColors: ReadonlyMap<string, SegmentColors>,
-  frame: FrameDimensions,
-  lodMeshes: ReadonlyMap<string, number[]>,
-): Record<string, unknown> {
+function volumeLayer(layer: SceneLayer, source: string, { baseUrl, segmentColors, frame, lodMeshes }: StateSources): Record<string, unknown> {
   if (layer.kind === 'image') return imageLayer(layer, source);
   const resultId = layer.result?.result_id;
   const meshes = resultId && lodMeshes.has(layer.id) ? meshSource(resultId, baseUrl, frame) : null;
@@ -201,10 +197,11 @@ export function neuroglancerState(
   inPlace: ReadonlyMap<string, string> = new Map(),
 ): Record<string, unknown> {
   const frame = frameDimensions(unit);
+  const sources: StateSources = { baseUrl, segmentColors, points, frame, lodMeshes, inPlace };
   const layers: Record<string, unknown>[] = [];
   const made: string[] = [];
   for (const layer of scene.layers) {
-    const shown = layerState(layer, baseUrl, segmentColors, points, frame, lodMeshes, inPlace);
+    const shown = layerState(layer, sources);
     if (!shown) continue;
     // What made the layer, beside its name: Neuroglancer keeps a layer's unknown keys and ignores them.
     const provenance = layer.result?.provenance;

@@ -12,7 +12,7 @@
  * so a figure names its code.
  */
 import { createHostError } from '../errors.ts';
-import { labelRgb } from '../wire/label-colors.ts';
+import { labelColor } from '../wire/label-colors.ts';
 import { colourOf } from '../wire/mark-colours.ts';
 import { markText } from '../wire/mark-format.ts';
 import type { LayerSource, SceneLayer } from '../wire/scene-types.ts';
@@ -85,7 +85,7 @@ async function meshColourOf(deps: RoomImageDeps, source: LayerSource, active: bo
   }
   const segment = source.segment ?? source.params?.segment;
   if (typeof segment !== 'number' || !Number.isInteger(segment)) return undefined;
-  return `#${labelRgb(segment).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+  return labelColor(segment);
 }
 
 /**

@@ -6,13 +6,9 @@
  * and no more memory than the level itself. A volume of space only takes the 3-D pyramid as
  * it is. Runs on the encode worker thread.
  */
-import { TYPED_ARRAYS } from '../envelope/dtypes.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { blockOffset, hasSteps, stepLayout } from '../results/volume-axes.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
-import { buildPyramid, halveVolume, PYRAMID_MIN_EDGE } from './volume-pyramid.ts';
-
-type StoredVolume = StoredResult & { type: 'volume' };
+import { buildPyramid, halveVolume, levelsBelow, sharedSamples, type StoredVolume } from './volume-pyramid.ts';
 
 /** One 3-D block of a level as a volume of its own (a view, no copy). */
 function blockOf(level: StoredVolume, t: number, c: number): StoredVolume {
@@ -26,7 +22,6 @@ function blockOf(level: StoredVolume, t: number, c: number): StoredVolume {
 /** The level below `level`: every block halved in space, laid out as the level is. */
 function halveSteps(level: StoredVolume): StoredVolume {
   const layout = stepLayout(level);
-  const Ctor = TYPED_ARRAYS[level.dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
   let data: VolumeResult['data'] | null = null;
   let space: number[] = layout.space;
   for (let t = 0; t < layout.steps; t++) {
@@ -34,7 +29,7 @@ function halveSteps(level: StoredVolume): StoredVolume {
       const half = halveVolume(blockOf(level, t, c));
       space = half.shape;
       const voxels = half.data.length;
-      data ??= new Ctor(new SharedArrayBuffer(layout.steps * layout.channels * voxels * Ctor.BYTES_PER_ELEMENT));
+      data ??= sharedSamples(level.dtype, layout.steps * layout.channels * voxels);
       (data as Float64Array).set(half.data as unknown as Float64Array, (t * layout.channels + c) * voxels);
     }
   }
@@ -48,11 +43,5 @@ function halveSteps(level: StoredVolume): StoredVolume {
 /** Every level below level 0 of `volume` (empty when it is already small). */
 export function buildStepPyramid(volume: StoredVolume): StoredVolume[] {
   if (!hasSteps(volume)) return buildPyramid(volume);
-  const levels: StoredVolume[] = [];
-  let level = volume;
-  while (Math.max(1, ...stepLayout(level).space) > PYRAMID_MIN_EDGE) {
-    level = halveSteps(level);
-    levels.push(level);
-  }
-  return levels;
+  return levelsBelow(volume, (level) => Math.max(1, ...stepLayout(level).space), halveSteps);
 }

@@ -18,7 +18,7 @@ import { blockMode } from './block-mode.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 
-type StoredVolume = StoredResult & { type: 'volume' };
+export type StoredVolume = StoredResult & { type: 'volume' };
 
 /** A level is not halved further once its longest spatial axis is at most this. */
 export const PYRAMID_MIN_EDGE = 64;
@@ -51,13 +51,17 @@ export function pyramidShapes(shape: readonly number[]): number[][] {
 
 const INTEGER = new Set(['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32']);
 
+/** `length` samples of `dtype` in shared memory, as every stored result's. */
+export function sharedSamples(dtype: StoredVolume['dtype'], length: number): VolumeResult['data'] {
+  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
+  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
+}
+
 /** The level after `volume`: every spatial axis longer than 1 halved (averaged, or ids picked for labels). */
 export function halveVolume(volume: StoredVolume): StoredVolume {
   const factors = halvingFactors(volume.shape);
   const shape = blockMeanShape(volume.shape, factors);
-  const Ctor = TYPED_ARRAYS[volume.dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
-  const length = shape.reduce((a, b) => a * b, 1);
-  const data = new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
+  const data = sharedSamples(volume.dtype, shape.reduce((a, b) => a * b, 1));
   if (volume.labels) blockMode(volume.data, volume.shape, factors, data);
   else blockMean(volume.data, volume.shape, factors, data, INTEGER.has(volume.dtype));
   const level = { type: 'volume', shape, dtype: volume.dtype, data, ...(volume.labels ? { labels: true } : {}) } as StoredVolume;
@@ -65,13 +69,15 @@ export function halveVolume(volume: StoredVolume): StoredVolume {
   return level;
 }
 
-/** Every level below level 0 (empty when the volume is already small). */
-export function buildPyramid(volume: StoredVolume): StoredVolume[] {
+/** Every level below `volume`, each `halve`d from the one before while its `longest` spatial axis is over PYRAMID_MIN_EDGE. */
+export function levelsBelow(volume: StoredVolume, longest: (level: StoredVolume) => number, halve: (level: StoredVolume) => StoredVolume): StoredVolume[] {
   const levels: StoredVolume[] = [];
   let level = volume;
-  while (longestSpatial(level.shape) > PYRAMID_MIN_EDGE) {
-    level = halveVolume(level);
-    levels.push(level);
-  }
+  while (longest(level) > PYRAMID_MIN_EDGE) levels.push((level = halve(level)));
   return levels;
+}
+
+/** Every level below level 0 (empty when the volume is already small). */
+export function buildPyramid(volume: StoredVolume): StoredVolume[] {
+  return levelsBelow(volume, (level) => longestSpatial(level.shape), halveVolume);
 }

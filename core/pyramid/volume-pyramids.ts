@@ -9,9 +9,7 @@
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { pyramidShapes } from './volume-pyramid.ts';
-
-type StoredVolume = StoredResult & { type: 'volume' };
+import { pyramidShapes, type StoredVolume } from './volume-pyramid.ts';
 
 /** Makes the levels below level 0 of a volume on an encode thread (largest first). */
 export type PyramidRunner = (volume: StoredVolume) => Promise<StoredVolume[]>;

@@ -13,11 +13,6 @@ export class FetchLimit {
     this.#max = max;
   }
 
-  /** Reads running now (never above the limit). */
-  get running(): number {
-    return this.#running;
-  }
-
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#running >= this.#max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     else this.#running++;

@@ -13,7 +13,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPrivateAddress } from './private-address.ts';
 import { RemoteList, type Remote } from './remote-list.ts';
-import { RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
+import { rangeHeader, RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
 
 /** Redirects followed at most, each inside the remote's prefix. */
 const MAX_REDIRECTS = 5;
@@ -29,10 +29,6 @@ function guardedLookup(remote: Remote): LookupFunction {
       return callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-}
-
-function rangeHeader(range: ByteRange): string {
-  return 'suffixLength' in range ? `bytes=-${range.suffixLength}` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
 }
 
 /** The part of a whole body a range asks for (a server that ignores `Range` answers it all). */

@@ -12,11 +12,6 @@ import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { remoteProvenance } from '../wire/provenance-types.ts';
 import type { RemoteSpecimen } from './remote-specimen.ts';
 
-/** The path, under the host, of the image a remote specimen was published from. */
-export function inPlaceStorePath(specimenId: string): string {
-  return `/api/specimens/${encodeURIComponent(specimenId)}/zarr/`;
-}
-
 function readsInPlace(layer: SceneLayer, specimen: RemoteSpecimen | undefined): specimen is RemoteSpecimen {
   if (!specimen || (layer.kind !== 'image' && layer.kind !== 'labels')) return false;
   const { source } = layer;
@@ -31,7 +26,7 @@ export function inPlaceLayers(scene: RoomScene, specimen: (id: string) => Remote
   const out = new Map<string, string>();
   for (const layer of scene.layers) {
     const id = layer.source.specimen;
-    if (id !== undefined && readsInPlace(layer, specimen(id))) out.set(layer.id, inPlaceStorePath(id));
+    if (id !== undefined && readsInPlace(layer, specimen(id))) out.set(layer.id, `/api/specimens/${encodeURIComponent(id)}/zarr/`);
   }
   return out;
 }

@@ -7,7 +7,8 @@
  * `.zarray` or Zarr v3 `zarr.json`, with only the dtypes and codecs the host decodes.
  */
 import { createHostError } from '../errors.ts';
-import type { DType } from '../envelope/dtypes.ts';
+import { isDType, NUMPY_KINDS, type DType } from '../envelope/dtypes.ts';
+import { isRecord } from '../wire/json-object.ts';
 
 /** The axes an image may have, in the order NGFF puts them. */
 export const IMAGE_AXES = ['zyx', 'czyx', 'tzyx', 'tczyx'] as const;
@@ -16,8 +17,6 @@ export type ImageAxes = (typeof IMAGE_AXES)[number];
 /** Codecs decoded (in a v3 chain, a v2 compressor or inside a shard). */
 const V3_CODECS = new Set(['bytes', 'sharding_indexed', 'zstd', 'blosc', 'gzip', 'crc32c', 'transpose']);
 const V2_COMPRESSORS = new Set(['blosc', 'zstd', 'gzip', 'zlib']);
-const DTYPES = new Set<string>(['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'float32', 'float64']);
-const V2_DTYPES: Record<string, DType> = { i1: 'int8', u1: 'uint8', i2: 'int16', u2: 'uint16', i4: 'int32', u4: 'uint32', f4: 'float32', f8: 'float64' };
 
 const unreadable = (key: string, why: string) => createHostError('SPC_ERR_REMOTE_UNREADABLE', key, why);
 
@@ -36,10 +35,6 @@ export interface ImageMetadata {
   name: string | null;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A JSON document's object; a 400 naming `key` when it is not JSON or not an object. */
 export function parseDocument(bytes: Uint8Array, key: string): Record<string, unknown> {
   let value: unknown;
@@ -48,7 +43,7 @@ export function parseDocument(bytes: Uint8Array, key: string): Record<string, un
   } catch {
     throw unreadable(key, 'it is not JSON');
   }
-  if (!isObject(value)) throw unreadable(key, 'it is not a JSON object');
+  if (!isRecord(value)) throw unreadable(key, 'it is not a JSON object');
   return value;
 }
 
@@ -56,7 +51,7 @@ function transformsOf(list: unknown, key: string): { scale: number[] | null; tra
   let scale: number[] | null = null;
   let translation: number[] | null = null;
   for (const t of Array.isArray(list) ? list : []) {
-    if (!isObject(t)) continue;
+    if (!isRecord(t)) continue;
     const numbers = (v: unknown) => (Array.isArray(v) && v.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (v as number[]) : null);
     if (t.type === 'scale') scale = numbers(t.scale);
     else if (t.type === 'translation') translation = numbers(t.translation);
@@ -68,9 +63,9 @@ function transformsOf(list: unknown, key: string): { scale: number[] | null; tra
 /** The image's metadata from its attributes (`.zattrs`, or `zarr.json`'s `attributes.ome`); `key` names where they came from. */
 export function readImageMetadata(attributes: Record<string, unknown>, key: string): ImageMetadata {
   const multiscales = attributes.multiscales;
-  if (!Array.isArray(multiscales) || !isObject(multiscales[0])) throw unreadable(key, 'it has no multiscales: not an OME-Zarr image');
+  if (!Array.isArray(multiscales) || !isRecord(multiscales[0])) throw unreadable(key, 'it has no multiscales: not an OME-Zarr image');
   const ms = multiscales[0];
-  const axisName = (a: unknown) => (typeof a === 'string' ? a : isObject(a) ? String(a.name) : '?');
+  const axisName = (a: unknown) => (typeof a === 'string' ? a : isRecord(a) ? String(a.name) : '?');
   const names = (Array.isArray(ms.axes) ? ms.axes : []).map(axisName).join('').toLowerCase();
   if (!(IMAGE_AXES as readonly string[]).includes(names)) {
     throw unreadable(key, `its axes '${names || 'none'}' are not read (tczyx, or a subset of it with z, y and x)`);
@@ -81,14 +76,14 @@ export function readImageMetadata(attributes: Record<string, unknown>, key: stri
   return {
     axes: names as ImageAxes,
     datasets: datasets.map((d: unknown, i: number) => {
-      if (!isObject(d) || typeof d.path !== 'string' || d.path === '') throw unreadable(key, `dataset ${i} has no path`);
+      if (!isRecord(d) || typeof d.path !== 'string' || d.path === '') throw unreadable(key, `dataset ${i} has no path`);
       const own = transformsOf(d.coordinateTransformations, key);
       // A transform on the whole multiscale applies after each dataset's own.
       const scale = own.scale && outer.scale ? own.scale.map((s, a) => s * (outer.scale![a] ?? 1)) : (own.scale ?? outer.scale);
       const translation = own.translation ?? outer.translation;
       return { path: d.path, scale, translation };
     }),
-    labels: isObject(attributes['image-label']),
+    labels: isRecord(attributes['image-label']),
     name: typeof ms.name === 'string' ? ms.name : null,
   };
 }
@@ -97,9 +92,9 @@ export function readImageMetadata(attributes: Record<string, unknown>, key: stri
 function codecNames(codecs: unknown): string[] {
   const names: string[] = [];
   for (const codec of Array.isArray(codecs) ? codecs : []) {
-    if (!isObject(codec)) continue;
+    if (!isRecord(codec)) continue;
     names.push(String(codec.name));
-    if (codec.name === 'sharding_indexed' && isObject(codec.configuration)) {
+    if (codec.name === 'sharding_indexed' && isRecord(codec.configuration)) {
       names.push(...codecNames(codec.configuration.codecs), ...codecNames(codec.configuration.index_codecs));
     }
   }
@@ -114,18 +109,18 @@ export function checkArrayMetadata(doc: Record<string, unknown>, key: string, nd
   if (doc.zarr_format === 3) {
     if (doc.node_type !== 'array') throw unreadable(key, 'it is not an array');
     const dtype = String(doc.data_type);
-    if (!DTYPES.has(dtype)) throw unreadable(key, `data type '${dtype}' is not read ((u)int8 to (u)int32, float32, float64)`);
+    if (!isDType(dtype)) throw unreadable(key, `data type '${dtype}' is not read ((u)int8 to (u)int32, float32, float64)`);
     const bad = codecNames(doc.codecs).find((name) => !V3_CODECS.has(name));
     if (bad !== undefined) throw unreadable(key, `codec '${bad}' is not read (blosc, zstd, gzip or none, sharded or not)`);
-    return { dtype: dtype as DType, shape: shape as number[] };
+    return { dtype, shape: shape as number[] };
   }
   if (doc.zarr_format !== 2) throw unreadable(key, `zarr_format ${String(doc.zarr_format)} is not read (2 or 3)`);
   const typestr = String(doc.dtype);
-  const dtype = /^[<>|]/.test(typestr) ? V2_DTYPES[typestr.slice(1)] : undefined;
+  const dtype = /^[<>|]/.test(typestr) ? NUMPY_KINDS[typestr.slice(1)] : undefined;
   if (!dtype) throw unreadable(key, `dtype '${typestr}' is not read ((u)int8 to (u)int32, float32, float64)`);
   const compressor = doc.compressor;
-  if (compressor !== null && (!isObject(compressor) || !V2_COMPRESSORS.has(String(compressor.id)))) {
-    throw unreadable(key, `compressor '${isObject(compressor) ? String(compressor.id) : String(compressor)}' is not read (blosc, zstd, gzip or none)`);
+  if (compressor !== null && (!isRecord(compressor) || !V2_COMPRESSORS.has(String(compressor.id)))) {
+    throw unreadable(key, `compressor '${isRecord(compressor) ? String(compressor.id) : String(compressor)}' is not read (blosc, zstd, gzip or none)`);
   }
   if (Array.isArray(doc.filters) && doc.filters.length > 0) throw unreadable(key, 'filters are not read');
   return { dtype, shape: shape as number[] };

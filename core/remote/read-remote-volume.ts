@@ -10,6 +10,7 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { AbsolutePath } from '@zarrita/storage';
+import { TYPED_ARRAYS } from '../envelope/dtypes.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import { normalizeResult } from '../results/normalize-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -35,12 +36,7 @@ export function selectedShape(image: Pick<RemoteImage, 'axes'>, level: Pick<Remo
 
 /** Bytes a level holds after the selection. */
 export function levelBytes(image: RemoteImage, level: RemoteLevel, selection: RemoteSelection): number {
-  const item = zarrItemSize(image.dtype);
-  return selectedShape(image, level, selection).reduce((a, b) => a * b, item);
-}
-
-function zarrItemSize(dtype: string): number {
-  return Number(/\d+$/.exec(dtype)?.[0] ?? 8) / 8;
+  return selectedShape(image, level, selection).reduce((a, b) => a * b, TYPED_ARRAYS[image.dtype].BYTES_PER_ELEMENT);
 }
 
 /** The finest level at or below `from` within `maxBytes`; the coarsest when none is. */
@@ -111,12 +107,10 @@ export async function readRemoteVolume(
     port1.close();
   }
   const axes = selectedAxes(image, selection);
-  const space = (values: number[] | null) => (values ? values.slice(-3) : undefined);
   const volume: Record<string, unknown> = { type: 'volume', shape: chunk.shape, dtype: image.dtype, data: chunk.data };
-  const spacing = space(level.scale);
-  const origin = space(level.translation);
-  if (spacing) volume.spacing = spacing;
-  if (origin) volume.origin = origin;
+  // Spacing and origin are spatial: the last three of the level's scale and translation.
+  if (level.scale) volume.spacing = level.scale.slice(-3);
+  if (level.translation) volume.origin = level.translation.slice(-3);
   if (axes !== 'zyx') volume.axes = axes;
   const tAxis = image.axes.indexOf('t');
   if (axes.includes('t') && level.scale && tAxis >= 0) volume.time_step = level.scale[tAxis];

@@ -8,6 +8,11 @@
 
 export type ByteRange = { offset: number; length: number } | { suffixLength: number };
 
+/** The HTTP `Range` header (and S3 `Range`) of `range`. */
+export function rangeHeader(range: ByteRange): string {
+  return 'suffixLength' in range ? `bytes=-${range.suffixLength}` : `bytes=${range.offset}-${range.offset + range.length - 1}`;
+}
+
 export interface RemoteBytes {
   bytes: Uint8Array;
   etag: string | null;

@@ -19,6 +19,7 @@ import { openRemoteImage } from './remote-image.ts';
 import { RemoteList } from './remote-list.ts';
 import { checkAgainstImage, type RemotePublishInput } from './remote-publish-input.ts';
 import { RemoteReads } from './remote-reads.ts';
+import { METADATA } from './remote-zarr-store.ts';
 import type { RemoteCache } from './remote-cache.ts';
 import { levelForMaxDim, levelWithin, readRemoteVolume, selectedShape } from './read-remote-volume.ts';
 import { infoOf, type RemoteSpecimen, type RemoteSpecimenInfo } from './remote-specimen.ts';
@@ -245,7 +246,7 @@ export class RemoteData {
    */
   async #moved(origin: Pick<RemoteProvenance['remote'], 'name' | 'path'>, changes: (RemoteKeyChange & { url: string })[]): Promise<void> {
     await Promise.all(changes.map(({ url, now }) => (now === null ? this.reads.validators.forget(url) : this.reads.validators.set(url, now))));
-    const metadataMoved = changes.some(({ key }) => /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/.test(key));
+    const metadataMoved = changes.some(({ key }) => METADATA.test(key));
     const ofImage = [...this.#specimens.values()].filter(({ image }) => image.target.remote.name === origin.name && image.target.path === origin.path);
     for (const specimen of ofImage) {
       if (!metadataMoved) {

@@ -25,8 +25,6 @@ export interface RemoteLevel {
 }
 
 export interface RemoteImage {
-  /** `NAME/path` as given. */
-  reference: string;
   target: RemoteTarget;
   /** 2 (OME-Zarr v0.4) or 3 (v0.5). */
   zarrFormat: 2 | 3;
@@ -86,7 +84,6 @@ export async function openRemoteImage(reads: RemoteReads, list: RemoteList, refe
     throw createHostError('SPC_ERR_REMOTE_UNREADABLE', keyOf(target, `${other.path}/${doc}`), `its dtype ${other.dtype} differs from level 0's ${dtype}`);
   }
   return {
-    reference,
     target,
     zarrFormat: root.format,
     axes: meta.axes,

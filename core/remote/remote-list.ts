@@ -83,8 +83,7 @@ export class RemoteList {
   /** The target `path` below `remote`'s prefix, its segments checked and encoded again. */
   target(remote: Remote, path: string, shown = `${remote.name}/${path}`): RemoteTarget {
     const segments = pathSegments(path, shown);
-    const clean = segments.join('/');
-    return { remote, path: clean, url: remote.prefix + segments.map(encodeURIComponent).join('/') };
+    return { remote, path: segments.join('/'), url: remote.prefix + segments.map(encodeURIComponent).join('/') };
   }
 
   /** A URL given whole: it must lie inside one remote's prefix. */

@@ -8,6 +8,7 @@
  */
 import { createHostError } from '../errors.ts';
 import { isLabelDType } from '../results/label-fields.ts';
+import { isRecord } from '../wire/json-object.ts';
 import type { RemoteImage } from './remote-image.ts';
 import type { RemoteSelection } from './read-remote-volume.ts';
 
@@ -41,7 +42,7 @@ function text(name: string, value: unknown): string | null {
 
 /** Whether a JSON publish body asks for a remote. */
 export function isRemoteBody(body: unknown): body is Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'remote' in body;
+  return isRecord(body) && 'remote' in body;
 }
 
 export function readRemotePublish(body: Record<string, unknown>): RemotePublishInput {

@@ -115,11 +115,10 @@ export class RemoteReads {
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
       const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
       try {
-        const { maxAnswerBytes } = this.options;
         const read =
           remote.kind === 's3'
             ? await this.#s3Read(target.url, range, bounded, head)
-            : await httpRead(remote, target.url, range, bounded, maxAnswerBytes, head);
+            : await httpRead(remote, target.url, range, bounded, this.options.maxAnswerBytes, head);
         const tally = this.#tally.get(remote.name) ?? { requests: 0, bytes: 0 };
         tally.requests++;
         tally.bytes += read?.bytes.length ?? 0;

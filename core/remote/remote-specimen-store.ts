@@ -8,6 +8,7 @@
  * (redis-remote-specimens.ts: every host of the service lists them). A version moved by every
  * change tells a host when to read the list again.
  */
+import { isRecord } from '../wire/json-object.ts';
 import type { RemotePublishInput } from './remote-publish-input.ts';
 
 export interface RemoteSpecimenRecord {
@@ -29,17 +30,7 @@ export interface RemoteSpecimenStore {
 
 /** Whether `value` reads as a stored record (what another host, or an older version, wrote). */
 export function isRemoteSpecimenRecord(value: unknown): value is RemoteSpecimenRecord {
-  const v = value as Partial<RemoteSpecimenRecord> | null;
-  const input = v?.input as Partial<RemotePublishInput> | undefined;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof v.id === 'string' &&
-    typeof v.published_at === 'number' &&
-    typeof input === 'object' &&
-    input !== null &&
-    typeof input.remote === 'string' &&
-    typeof input.level === 'number' &&
-    Array.isArray(input.tags)
-  );
+  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.published_at !== 'number' || !isRecord(value.input)) return false;
+  const { remote, level, tags } = value.input;
+  return typeof remote === 'string' && typeof level === 'number' && Array.isArray(tags);
 }

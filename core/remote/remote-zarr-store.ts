@@ -11,7 +11,8 @@ import type { RemoteList, RemoteTarget } from './remote-list.ts';
 import type { RemoteReads } from './remote-reads.ts';
 import { versionOf, type RemoteBytes } from './remote-bytes.ts';
 
-const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/;
+/** The keys of metadata documents: read fresh every time, never kept. */
+export const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/;
 
 export class RemoteZarrStore implements AsyncReadable {
   /** The version of each metadata document read (by its key), and every document read with it. */
@@ -73,8 +74,7 @@ export class RemoteZarrStore implements AsyncReadable {
    * read (versionsOf): it is some viewer's, not a level's.
    */
   async inPlace(key: AbsolutePath, range: RangeQuery | undefined, signal?: AbortSignal): Promise<RemoteBytes | undefined> {
-    if (METADATA.test(key)) return this.reads.read(this.#target(key), range, null, signal);
-    return this.reads.read(this.#target(key), range, this.#chunkVersion(key), signal);
+    return this.reads.read(this.#target(key), range, METADATA.test(key) ? null : this.#chunkVersion(key), signal);
   }
 
   /**

@@ -50,18 +50,22 @@ const MAX_HEAD_BYTES = 64 * 1024;
 
 const invalid = (why: string) => createHostError('SPC_ERR_SESSION_INVALID', why);
 
+/** What `read` gives; when it throws, the session is refused saying `what` and why. */
+async function orInvalid<T>(read: () => T | Promise<T>, what: string): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw invalid(`${what}: ${(error as Error).message}`);
+  }
+}
+
 /** `name`'s head: the JSON line before its first newline, read, and where the bytes after it start. */
 async function headOf(archive: Archive, name: string, entry: TarFileEntry): Promise<{ json: unknown; bytes: Buffer; offset: number; length: number }> {
   const head = await bytesAt(archive, entry.offset, Math.min(entry.size, MAX_HEAD_BYTES));
   const newline = head.indexOf(0x0a);
   if (newline < 0) throw invalid(`'${name}' has no header line`);
   const bytes = head.subarray(0, newline);
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw invalid(`'${name}' has a header that is not JSON: ${(error as Error).message}`);
-  }
+  const json: unknown = await orInvalid(() => JSON.parse(bytes.toString('utf8')), `'${name}' has a header that is not JSON`);
   return { json, bytes, offset: entry.offset + newline + 1, length: entry.size - newline - 1 };
 }
 
@@ -101,12 +105,8 @@ async function manifestOf(archive: Archive): Promise<SessionManifest> {
   const entry = archive.entries.get(MANIFEST_NAME);
   if (!entry) throw invalid(`it holds no '${MANIFEST_NAME}' (is it a .vitrine file?)`);
   if (entry.size > MAX_HEAD_BYTES) throw invalid(`'${MANIFEST_NAME}' takes ${entry.size} bytes, more than a manifest does`);
-  let manifest: Partial<SessionManifest>;
-  try {
-    manifest = JSON.parse((await bytesAt(archive, entry.offset, entry.size)).toString('utf8')) as Partial<SessionManifest>;
-  } catch (error) {
-    throw invalid(`'${MANIFEST_NAME}' is not JSON: ${(error as Error).message}`);
-  }
+  const read = async () => JSON.parse((await bytesAt(archive, entry.offset, entry.size)).toString('utf8')) as Partial<SessionManifest>;
+  const manifest = await orInvalid(read, `'${MANIFEST_NAME}' is not JSON`);
   if (manifest?.format !== SESSION_FORMAT) throw invalid(`'${MANIFEST_NAME}' does not say "format": "${SESSION_FORMAT}"`);
   if (manifest.version !== SESSION_VERSION)
     throw invalid(`it is of format version ${String(manifest.version)}, and this host reads version ${SESSION_VERSION} (a newer vitrine wrote it?)`);
@@ -132,12 +132,7 @@ async function resultOf(archive: Archive, id: string): Promise<FileResult> {
   const entry = archive.entries.get(name);
   if (!entry) throw invalid(`it holds no '${name}', which a layer of the snapshot shows`);
   const { json, bytes, offset, length } = await headOf(archive, name, entry);
-  let header;
-  try {
-    header = checkResultHeader(json);
-  } catch (error) {
-    throw invalid(`'${name}' has a malformed result header: ${(error as Error).message}`);
-  }
+  const header = await orInvalid(() => checkResultHeader(json), `'${name}' has a malformed result header`);
   if (length !== header.byteLength) throw invalid(`'${name}' holds ${length} payload bytes where its header says ${header.byteLength}`);
   const hash = await sha256Of(archive, bytes, offset, length);
   if (hash !== id) throw createHostError('SPC_ERR_SESSION_MISMATCH', name, `its SHA-256 is ${hash}`);

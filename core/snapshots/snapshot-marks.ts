@@ -62,12 +62,7 @@ export class MarkPool {
   /** Characters `marks` would add to the pool. */
   added(marks: readonly string[]): number {
     let bytes = 0;
-    const seen = new Set<string>();
-    for (const mark of marks) {
-      if (this.#counts.has(mark) || seen.has(mark)) continue;
-      seen.add(mark);
-      bytes += mark.length;
-    }
+    for (const mark of new Set(marks)) if (!this.#counts.has(mark)) bytes += mark.length;
     return bytes;
   }
 

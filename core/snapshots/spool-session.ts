@@ -15,17 +15,12 @@ import { createHostError } from '../errors.ts';
 
 let serial = 0;
 
-/** A new file name in `dir` for a session arriving. */
-function spoolName(dir: string): string {
-  return path.join(dir, `session-${process.pid}-${Date.now()}-${++serial}.vitrine`);
-}
-
 /**
  * Writes `stream` into a new file of `dir`, at most `maxBytes`; returns the file (the caller
  * removes it). @throws SPC_ERR_SESSION_TOO_LARGE past the limit, with nothing left behind.
  */
 export async function spoolSession(stream: Readable, dir: string, maxBytes: number): Promise<string> {
-  const file = spoolName(dir);
+  const file = path.join(dir, `session-${process.pid}-${Date.now()}-${++serial}.vitrine`);
   const handle = await open(file, 'wx');
   try {
     await new Promise<void>((resolve, reject) => {

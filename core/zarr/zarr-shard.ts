@@ -61,11 +61,5 @@ export async function encodeShard(level: VolumeOfStore, index: readonly number[]
     }
   }
   parts.push(new Uint8Array(table.buffer));
-  const out = new Uint8Array(offset + table.byteLength);
-  let written = 0;
-  for (const part of parts) {
-    out.set(part, written);
-    written += part.byteLength;
-  }
-  return out;
+  return Buffer.concat(parts);
 }

@@ -50,23 +50,15 @@ function meshDocument(
 }
 
 async function encodePlain(libs: GltfModules, mesh: MeshResult): Promise<Uint8Array> {
-  const vertexCount = mesh.vertices.length / 3;
-  const { doc } = meshDocument(libs, mesh.vertices, mesh.normals, indexArray(mesh.indices, vertexCount));
+  const { doc } = meshDocument(libs, mesh.vertices, mesh.normals, indexArray(mesh.indices, mesh.vertices.length / 3));
   return new libs.core.NodeIO().writeBinary(doc);
-}
-
-interface Reordered {
-  vertices: Float32Array;
-  normals?: Float32Array;
-  indices: Uint32Array;
-  count: number;
 }
 
 /**
  * Vertices in the order their triangles first use them (meshoptimizer's reorderMesh, which
  * also orders triangles for the codec); unused vertices are dropped.
  */
-function reorder({ meshopt: { MeshoptEncoder } }: GltfModules, mesh: MeshResult): Reordered {
+function reorder({ meshopt: { MeshoptEncoder } }: GltfModules, mesh: MeshResult) {
   const indices = Uint32Array.from(mesh.indices);
   const [remap, count] = MeshoptEncoder.reorderMesh(indices, true, true);
   const vertices = new Float32Array(count * 3);
@@ -101,11 +93,6 @@ export function quantizePositions(vertices: Float32Array): { q: Uint16Array; min
   return { q, min, scale };
 }
 
-/** True when the mesh has no triangle to draw. */
-function isEmpty(mesh: MeshResult): boolean {
-  return mesh.indices.length < 3 || mesh.vertices.length < 3;
-}
-
 /**
  * A GLB with an empty scene, for a mesh with no triangle: glTF allows no empty accessor, and
  * with no data there is nothing to compress (and no extension to require).
@@ -134,6 +121,7 @@ async function encodeMeshopt(libs: GltfModules, mesh: MeshResult): Promise<Uint8
 /** The GLB bytes of `mesh`. */
 export async function encodeGlb(mesh: MeshResult, options: GlbOptions): Promise<Uint8Array> {
   const libs = await gltfModules();
-  if (isEmpty(mesh)) return encodeEmpty(libs);
+  // No triangle to draw.
+  if (mesh.indices.length < 3 || mesh.vertices.length < 3) return encodeEmpty(libs);
   return options.meshopt ? encodeMeshopt(libs, mesh) : encodePlain(libs, mesh);
 }

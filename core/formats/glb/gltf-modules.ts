@@ -8,13 +8,11 @@
 
 import { loadOnce } from '../../loading/load-once.ts';
 
-export type GltfCore = typeof import('@gltf-transform/core');
-export type GltfExtensions = typeof import('@gltf-transform/extensions');
 export type Meshopt = typeof import('meshoptimizer');
 
 export interface GltfModules {
-  core: GltfCore;
-  extensions: GltfExtensions;
+  core: typeof import('@gltf-transform/core');
+  extensions: typeof import('@gltf-transform/extensions');
   meshopt: Meshopt;
 }
 

@@ -6,7 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { TYPED_ARRAYS, type AnyTypedArray } from '../../envelope/dtypes.ts';
-import { elementCount, npyElementType, NpyFormatError, readNpyHeader, type NpyHeader } from './npy-header.ts';
+import { elementCount, npyElementType, NpyFormatError, readNpyHeader, swapBytes } from './npy-header.ts';
 import type { TaggedResult } from '../../sdk/result-types.ts';
 
 export interface NpySource {
@@ -15,15 +15,8 @@ export interface NpySource {
   origin?: number[];
 }
 
-interface ReadValues {
-  header: NpyHeader;
-  element: ReturnType<typeof npyElementType>;
-  bytes: Uint8Array;
-  shared: SharedArrayBuffer;
-}
-
 /** The values of a `.npy` file, read straight into shared memory, with its header. */
-async function readValues(path: string): Promise<ReadValues> {
+async function readValues(path: string) {
   const handle = await open(path, 'r');
   try {
     const header = await readNpyHeader(handle);
@@ -46,10 +39,7 @@ export async function loadNpyVolume(source: NpySource): Promise<TaggedResult> {
   // The file is never held whole beside the values (twice a large volume's size for a moment).
   const { header, element, bytes, shared } = await readValues(source.path);
   // The envelope is little-endian: big-endian files are swapped element by element.
-  if (element.byteOrder === 'big') {
-    const size = element.itemSize;
-    for (let i = 0; i < bytes.length; i += size) bytes.subarray(i, i + size).reverse();
-  }
+  if (element.byteOrder === 'big') swapBytes(bytes, element.itemSize);
   const Ctor = TYPED_ARRAYS[element.dtype] as unknown as { new (buffer: ArrayBufferLike): AnyTypedArray };
   const volume = { type: 'volume', shape: header.shape, dtype: element.dtype, data: new Ctor(shared) } as TaggedResult;
   if (source.spacing) (volume as { spacing?: number[] }).spacing = source.spacing;

@@ -6,7 +6,8 @@
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { DType } from '../../envelope/dtypes.ts';
+import { fail } from '../format-error.ts';
+import { NUMPY_KINDS, type DType } from '../../envelope/dtypes.ts';
 
 const MAGIC = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]); // \x93NUMPY
 /** Header dictionaries are a few hundred bytes; anything much larger is not a real file. */
@@ -15,6 +16,16 @@ const MAX_HEADER_LENGTH = 1 << 20;
 /** Raised for a file that is not a `.npy` this host can serve; the message says why. */
 export class NpyFormatError extends Error {
   override name = 'NpyFormatError';
+}
+
+/** What `read` gives; a NpyFormatError it throws is the file's FormatError, with its message. */
+export function npyOrFail<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof NpyFormatError) fail(error.message);
+    throw error;
+  }
 }
 
 export type ByteOrder = 'little' | 'big';
@@ -37,17 +48,7 @@ export interface NpyElementType {
 }
 
 /** Element kind + size → envelope dtype. `b1` (bool) travels as uint8. */
-const KINDS: Record<string, DType> = {
-  f4: 'float32',
-  f8: 'float64',
-  u1: 'uint8',
-  i1: 'int8',
-  b1: 'uint8',
-  u2: 'uint16',
-  i2: 'int16',
-  u4: 'uint32',
-  i4: 'int32',
-};
+const KINDS: Record<string, DType> = { ...NUMPY_KINDS, b1: 'uint8' };
 
 /**
  * Maps a simple `descr` to its envelope dtype, element size and byte order.
@@ -155,4 +156,15 @@ export function elementCount(shape: readonly number[]): number {
  */
 export function fortranIsCOrder(shape: readonly number[]): boolean {
   return shape.filter((n) => n > 1).length <= 1;
+}
+
+/** Reverses the bytes of each `size`-byte sample in place (big-endian to the host's order). */
+export function swapBytes(target: Uint8Array, size: number): void {
+  for (let i = 0; i < target.length; i += size) {
+    for (let lo = i, hi = i + size - 1; lo < hi; lo++, hi--) {
+      const b = target[lo]!;
+      target[lo] = target[hi]!;
+      target[hi] = b;
+    }
+  }
 }

@@ -9,7 +9,7 @@
  * result check's (results/volume-axes.ts).
  */
 import { TYPED_ARRAYS, type DType } from '../../envelope/dtypes.ts';
-import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, parseNpyHeader } from './npy-header.ts';
+import { elementCount, fortranIsCOrder, npyElementType, npyOrFail, parseNpyHeader, swapBytes } from './npy-header.ts';
 import type { TaggedResult, VolumeOf } from '../../sdk/result-types.ts';
 import { expectFinite, fail } from '../format-error.ts';
 
@@ -21,15 +21,6 @@ export type VolumeGeometryHint = {
 
 /** The fields of a hint that describe time, channels and units. */
 const DESCRIBED = ['unit', 'axes', 'channels', 'time_step', 'time_unit', 'vector'] as const;
-
-function header(bytes: Buffer): ReturnType<typeof parseNpyHeader> {
-  try {
-    return parseNpyHeader(bytes);
-  } catch (error) {
-    if (error instanceof NpyFormatError) fail(error.message);
-    throw error;
-  }
-}
 
 type Samples = InstanceType<(typeof TYPED_ARRAYS)[DType]>;
 
@@ -49,25 +40,9 @@ function samplesOf(bytes: Buffer, offset: number, elements: number, dtype: DType
   return new Ctor(shared);
 }
 
-/** Reverses the bytes of each `size`-byte sample in place (big-endian to the host's order). */
-function swapBytes(target: Uint8Array, size: number): void {
-  for (let i = 0; i < target.length; i += size) {
-    for (let lo = i, hi = i + size - 1; lo < hi; lo++, hi--) {
-      const b = target[lo]!;
-      target[lo] = target[hi]!;
-      target[hi] = b;
-    }
-  }
-}
-
 export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): TaggedResult {
-  const h = header(bytes);
-  let element: ReturnType<typeof npyElementType>;
-  try {
-    element = npyElementType(h.descr);
-  } catch (error) {
-    fail((error as Error).message);
-  }
+  const h = npyOrFail(() => parseNpyHeader(bytes));
+  const element = npyOrFail(() => npyElementType(h.descr));
   if (h.shape.length < 3 || h.shape.length > 5) {
     fail(`a volume needs 3 dimensions (4 or 5 with time or channels, given as axes), the header declares shape (${h.shape.join(', ')})`);
   }

@@ -9,18 +9,14 @@
 import type { MeshResult } from '../../sdk/result-types.ts';
 import { colorByte, PLY_RGB, plyHeader } from './encode-ply.ts';
 
-function headerOf(vertices: number, faces: number, normals: boolean, colors: boolean): string {
-  const more = [...(normals ? ['property float nx', 'property float ny', 'property float nz'] : []), ...(colors ? PLY_RGB : [])];
-  return plyHeader(vertices, more, [`element face ${faces}`, 'property list uchar int vertex_indices']);
-}
-
 /** The PLY bytes of `mesh`. */
 export function encodeMeshPly(mesh: MeshResult): Uint8Array {
   const count = Math.floor(mesh.vertices.length / 3);
   const faces = Math.floor(mesh.indices.length / 3);
   const normals = mesh.normals && mesh.normals.length === mesh.vertices.length ? mesh.normals : undefined;
   const colors = mesh.colors && mesh.colors.length === mesh.vertices.length ? mesh.colors : undefined;
-  const header = new TextEncoder().encode(headerOf(count, faces, Boolean(normals), Boolean(colors)));
+  const more = [...(normals ? ['property float nx', 'property float ny', 'property float nz'] : []), ...(colors ? PLY_RGB : [])];
+  const header = new TextEncoder().encode(plyHeader(count, more, [`element face ${faces}`, 'property list uchar int vertex_indices']));
   const stride = 12 + (normals ? 12 : 0) + (colors ? 3 : 0);
   const out = new Uint8Array(header.length + count * stride + faces * 13);
   out.set(header);

@@ -30,10 +30,6 @@ export function plyHeader(count: number, more: string[], rest: string[] = []): s
   return `${lines.join('\n')}\n`;
 }
 
-function headerOf(count: number, colors: boolean, scalars: boolean): string {
-  return plyHeader(count, [...(colors ? PLY_RGB : []), ...(scalars ? ['property float scalar'] : [])]);
-}
-
 /** A colour component as a byte: bytes as they are, floats 0..1 scaled and clamped. */
 export function colorByte(colors: Uint8Array | Float32Array, i: number): number {
   const c = colors[i]!;
@@ -44,21 +40,15 @@ export function colorByte(colors: Uint8Array | Float32Array, i: number): number 
 export function encodePly(cloud: PointCloudResult): Uint8Array {
   const count = Math.floor(cloud.points.length / 3);
   const { colors, scalars } = cloud;
-  const header = new TextEncoder().encode(headerOf(count, Boolean(colors), Boolean(scalars)));
+  const header = new TextEncoder().encode(plyHeader(count, [...(colors ? PLY_RGB : []), ...(scalars ? ['property float scalar'] : [])]));
   const stride = 12 + (colors ? 3 : 0) + (scalars ? 4 : 0);
   const out = new Uint8Array(header.length + count * stride);
   out.set(header);
   const view = new DataView(out.buffer);
   let at = header.length;
   for (let i = 0; i < count; i++) {
-    view.setFloat32(at, cloud.points[i * 3]!, true);
-    view.setFloat32(at + 4, cloud.points[i * 3 + 1]!, true);
-    view.setFloat32(at + 8, cloud.points[i * 3 + 2]!, true);
-    at += 12;
-    if (colors) {
-      for (let c = 0; c < 3; c++) out[at + c] = colorByte(colors, i * 3 + c);
-      at += 3;
-    }
+    for (let k = 0; k < 3; k++, at += 4) view.setFloat32(at, cloud.points[i * 3 + k]!, true);
+    if (colors) for (let k = 0; k < 3; k++) out[at++] = colorByte(colors, i * 3 + k);
     if (scalars) {
       view.setFloat32(at, scalars[i]!, true);
       at += 4;

@@ -15,30 +15,29 @@ interface ValueReader {
   next(type: string): number;
 }
 
+/** The DataView getter of each scalar type. */
+const GETTERS: Record<string, 'getInt8' | 'getUint8' | 'getInt16' | 'getUint16' | 'getInt32' | 'getUint32' | 'getFloat32' | 'getFloat64'> = {
+  char: 'getInt8', int8: 'getInt8', uchar: 'getUint8', uint8: 'getUint8',
+  short: 'getInt16', int16: 'getInt16', ushort: 'getUint16', uint16: 'getUint16',
+  int: 'getInt32', int32: 'getInt32', uint: 'getUint32', uint32: 'getUint32',
+  float: 'getFloat32', float32: 'getFloat32', double: 'getFloat64', float64: 'getFloat64',
+};
+
 function binaryReader(bytes: Buffer, offset: number, little: boolean): ValueReader {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = offset;
-  const read: Record<string, (o: number) => number> = {
-    char: (o) => bytes.readInt8(o), int8: (o) => bytes.readInt8(o), uchar: (o) => bytes.readUInt8(o), uint8: (o) => bytes.readUInt8(o),
-    short: (o) => (little ? bytes.readInt16LE(o) : bytes.readInt16BE(o)), int16: (o) => (little ? bytes.readInt16LE(o) : bytes.readInt16BE(o)),
-    ushort: (o) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o)), uint16: (o) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o)),
-    int: (o) => (little ? bytes.readInt32LE(o) : bytes.readInt32BE(o)), int32: (o) => (little ? bytes.readInt32LE(o) : bytes.readInt32BE(o)),
-    uint: (o) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o)), uint32: (o) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o)),
-    float: (o) => (little ? bytes.readFloatLE(o) : bytes.readFloatBE(o)), float32: (o) => (little ? bytes.readFloatLE(o) : bytes.readFloatBE(o)),
-    double: (o) => (little ? bytes.readDoubleLE(o) : bytes.readDoubleBE(o)), float64: (o) => (little ? bytes.readDoubleLE(o) : bytes.readDoubleBE(o)),
-  };
   return {
     next(type) {
       const size = PLY_SIZES[type]!;
       if (at + size > bytes.length) fail('the PLY body ends early (truncated, or the header declares more than the file holds)');
-      const value = read[type]!(at);
+      const value = view[GETTERS[type]!](at, little);
       at += size;
       return value;
     },
   };
 }
 
-function asciiReader(text: string): ValueReader {
-  const tokens = text.split(/\s+/).filter((t) => t !== '');
+function asciiReader(tokens: string[]): ValueReader {
   let at = 0;
   return {
     next() {
@@ -76,7 +75,8 @@ export function parsePly(bytes: Buffer): TaggedResult {
   const header = parsePlyHeader(bytes);
   const ascii = header.format === 'ascii';
   const body = bytes.subarray(header.bodyOffset);
-  const available = ascii ? body.toString('latin1').split(/\s+/).filter((t) => t !== '').length : body.length;
+  const tokens = ascii ? body.toString('latin1').split(/\s+/).filter((t) => t !== '') : [];
+  const available = ascii ? tokens.length : body.length;
   const needed = header.elements.reduce((sum, e) => sum + minimumSize(e, ascii), 0);
   if (needed > available) fail(`the header declares at least ${needed} ${ascii ? 'values' : 'bytes'} of data, but the file holds ${available}`);
   const vertexElement = header.elements.find((e) => e.name === 'vertex');
@@ -86,7 +86,7 @@ export function parsePly(bytes: Buffer): TaggedResult {
   const points = sharedFloat32(vertexElement.count * 3);
   const colours = hasColour ? new Uint8Array(new SharedArrayBuffer(vertexElement.count * 3)) : null;
   const indices: number[] = [];
-  const reader = ascii ? asciiReader(body.toString('latin1')) : binaryReader(bytes, header.bodyOffset, header.format === 'binary_little_endian');
+  const reader = ascii ? asciiReader(tokens) : binaryReader(bytes, header.bodyOffset, header.format === 'binary_little_endian');
   let v = 0;
   for (const element of header.elements) {
     readElement(reader, element, (values) => {

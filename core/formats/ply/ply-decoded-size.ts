@@ -17,22 +17,13 @@ interface PlyCursor {
 }
 
 function binaryCursor(bytes: Buffer, start: number, little: boolean): PlyCursor {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = start;
   return {
     read(type) {
       const size = PLY_SIZES[type]!;
-      const value =
-        at + size > bytes.length
-          ? 0
-          : size === 1
-            ? bytes[at]!
-            : size === 2
-              ? little
-                ? bytes.readUInt16LE(at)
-                : bytes.readUInt16BE(at)
-              : little
-                ? bytes.readUInt32LE(at)
-                : bytes.readUInt32BE(at);
+      // Unsigned, whatever the type; a count of 8 bytes read by its first 4.
+      const value = at + size > bytes.length ? 0 : size === 1 ? bytes[at]! : size === 2 ? view.getUint16(at, little) : view.getUint32(at, little);
       at += size;
       return value;
     },

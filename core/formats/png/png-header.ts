@@ -43,10 +43,7 @@ export function pngDecodedBytes(header: PngHeader): { bytes: number; what: strin
   const sampleBytes = Math.max(1, bitDepth / 8);
   const stored = pixels * channels * sampleBytes;
   const kept = pixels * 4;
-  return stored >= kept
-    ? {
-        bytes: stored,
-        what: `${width}×${height} pixels × ${channels} channel${channels === 1 ? '' : 's'} × ${sampleBytes} byte${sampleBytes === 1 ? '' : 's'}`,
-      }
-    : { bytes: kept, what: `${width}×${height} pixels as 8-bit RGBA` };
+  if (stored < kept) return { bytes: kept, what: `${width}×${height} pixels as 8-bit RGBA` };
+  const what = `${width}×${height} pixels × ${channels} channel${channels === 1 ? '' : 's'} × ${sampleBytes} byte${sampleBytes === 1 ? '' : 's'}`;
+  return { bytes: stored, what };
 }

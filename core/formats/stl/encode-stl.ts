@@ -28,12 +28,7 @@ export function encodeStl(mesh: MeshResult): Uint8Array {
     view.setFloat32(at + 4, ny / length, true);
     view.setFloat32(at + 8, nz / length, true);
     at += 12;
-    for (const corner of [a, b, c]) {
-      view.setFloat32(at, v[corner]!, true);
-      view.setFloat32(at + 4, v[corner + 1]!, true);
-      view.setFloat32(at + 8, v[corner + 2]!, true);
-      at += 12;
-    }
+    for (const corner of [a, b, c]) for (let k = 0; k < 3; k++, at += 4) view.setFloat32(at, v[corner + k]!, true);
     at += 2; // attribute byte count: zero
   }
   return bytes;
