@@ -11,6 +11,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { readSharedBody } from '../memory/shared-body.ts';
 import { isPrivateAddress } from './private-address.ts';
 import { RemoteList, type Remote } from './remote-list.ts';
 import { rangeHeader, RemoteFault, type ByteRange, type RemoteBytes } from './remote-bytes.ts';
@@ -35,35 +36,6 @@ function guardedLookup(remote: Remote): LookupFunction {
 function sliceOf(bytes: Uint8Array, range: ByteRange): Uint8Array {
   if ('suffixLength' in range) return bytes.subarray(Math.max(0, bytes.length - range.suffixLength));
   return bytes.subarray(range.offset, range.offset + range.length);
-}
-
-/**
- * An answer's body gathered into shared memory as its pieces arrive: each piece copied once,
- * into a buffer of the declared length (grown, when the length was not declared or was
- * exceeded). Shared, the bytes go to a decoding thread without another copy, and the cache
- * keeps the same bytes.
- */
-class SharedBody {
-  #buffer: Uint8Array;
-  size = 0;
-
-  constructor(declared: number) {
-    this.#buffer = new Uint8Array(new SharedArrayBuffer(declared));
-  }
-
-  add(part: Uint8Array): void {
-    if (this.size + part.length > this.#buffer.length) {
-      const grown = new Uint8Array(new SharedArrayBuffer(Math.max(this.size + part.length, this.#buffer.length * 2)));
-      grown.set(this.#buffer.subarray(0, this.size));
-      this.#buffer = grown;
-    }
-    this.#buffer.set(part, this.size);
-    this.size += part.length;
-  }
-
-  bytes(): Uint8Array {
-    return this.size === this.#buffer.length ? this.#buffer : this.#buffer.subarray(0, this.size);
-  }
 }
 
 interface Answer {
@@ -93,13 +65,16 @@ function get(remote: Remote, url: string, range: ByteRange | undefined, signal: 
         response.destroy();
         return reject(new RemoteFault('failed', `its answer of ${declared} bytes is over the ${maxBytes}-byte limit`));
       }
-      const body = new SharedBody(Number.isFinite(declared) ? declared : 0);
-      response.on('data', (part: Buffer) => {
-        if (body.size + part.length > maxBytes) response.destroy(new RemoteFault('failed', `its answer is over the ${maxBytes}-byte limit`));
-        else body.add(part);
-      });
-      response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: body.bytes() }));
+      // Gathered into shared memory: the bytes go to a decoding thread without another copy, and
+      // the cache keeps the same bytes.
+      const tooLarge = () => new RemoteFault('failed', `its answer is over the ${maxBytes}-byte limit`);
+      readSharedBody(response, { maxBytes, declaredBytes: Number.isFinite(declared) ? declared : undefined, tooLarge }).then(
+        (body) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: new Uint8Array(body.buffer, body.byteOffset, body.length) }),
+        (error: unknown) => {
+          response.destroy();
+          reject(error);
+        },
+      );
     });
     request.on('error', (error: NodeJS.ErrnoException) => reject(request.reusedSocket && STALE_CODES.has(error.code ?? '') ? new StaleSocket(error) : error));
     request.end();

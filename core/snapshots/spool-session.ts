@@ -23,40 +23,19 @@ export async function spoolSession(stream: Readable, dir: string, maxBytes: numb
   const file = path.join(dir, `session-${process.pid}-${Date.now()}-${++serial}.vitrine`);
   const handle = await open(file, 'wx');
   try {
-    await new Promise<void>((resolve, reject) => {
-      let total = 0;
-      let writing = Promise.resolve();
-      const stop = (error?: unknown) => {
-        stream.off('data', onData);
-        stream.off('end', onEnd);
-        stream.off('error', stop);
-        stream.off('close', onClose);
-        if (error !== undefined) reject(error);
-      };
-      const onData = (chunk: Buffer) => {
-        total += chunk.length;
-        if (total > maxBytes) return stop(createHostError('SPC_ERR_SESSION_TOO_LARGE', String(maxBytes)));
-        stream.pause();
-        writing = writing.then(() => handle.write(chunk).then(() => void stream.resume())).catch((error: unknown) => stop(error));
-      };
-      let ended = false;
-      const onEnd = () => {
-        ended = true;
-        void writing.then(() => (stop(), resolve()));
-      };
-      const onClose = () => {
-        if (!ended) stop(new Error('the client went away before the session file ended'));
-      };
-      stream.on('data', onData);
-      stream.once('end', onEnd);
-      stream.once('error', stop);
-      stream.once('close', onClose);
-    });
+    let total = 0;
+    // Not destroyed when refused: the error handler reads and drops the rest, so the client reads the 413.
+    for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) throw createHostError('SPC_ERR_SESSION_TOO_LARGE', String(maxBytes));
+      await handle.write(chunk);
+    }
     await handle.close();
     return file;
   } catch (error) {
     await handle.close().catch(() => {});
     await rm(file, { force: true });
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') throw new Error('the client went away before the session file ended');
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * @module read-upload-body
- * Reads an upload's body from the request stream into shared memory (shared-body.ts: refused
+ * Reads an upload's body from the request stream into shared memory (memory/shared-body.ts: refused
  * with 413 as soon as it passes the limit, each chunk copied once into its place). The content
  * id is hashed chunk by chunk as the bytes arrive, so it costs no pass of its own; a parser can
  * then hand out views of the body (an `.npy` volume's samples) that cross into worker threads
@@ -8,7 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import { createHostError } from '../errors.ts';
-import { readSharedBody } from './shared-body.ts';
+import { readSharedBody } from '../memory/shared-body.ts';
 import { createUploadHash } from './upload-store.ts';
 
 export interface UploadBody {

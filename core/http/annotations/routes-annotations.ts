@@ -17,7 +17,7 @@ import { sharedAnswer } from '../../cache/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../../annotations/parse-import.ts';
 import { parseJson } from '../json-body.ts';
 import { createHostError, isHostError } from '../../errors.ts';
-import { readSharedBody } from '../../uploads/shared-body.ts';
+import { readSharedBody } from '../../memory/shared-body.ts';
 import { sendShared } from '../send-shared.ts';
 import { roomOf } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';

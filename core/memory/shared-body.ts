@@ -1,7 +1,8 @@
 /**
  * @module shared-body
- * A request body read from its stream into shared memory, refused as soon as it passes its
- * limit rather than after: a client that streams gigabytes is stopped at the limit.
+ * A body (a request's, or a remote's answer) read from its stream into shared memory, refused
+ * as soon as it passes its limit rather than after: a peer that streams gigabytes is stopped at
+ * the limit.
  *
  * Each chunk is copied once straight into its place as it arrives when the request says its
  * length, so no turn of the event loop copies the whole body (a 16 MiB copy into fresh memory
@@ -13,7 +14,7 @@
  */
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { joinInTurns } from '../memory/turn-batches.ts';
+import { joinInTurns } from './turn-batches.ts';
 
 /**
  * Bytes copied into place before the reader gives the event loop a turn: a socket read while
