@@ -43,15 +43,9 @@ export class VrTime {
     const play = panelButton(this.#playText, act((source) => source.togglePlay()), { minWidth: 96 });
     // The panel's font has no arrow or play glyphs: plain characters and words stand in.
     this.#buttons = {
-      back: textButton(
-        '<',
-        act((source) => source.stepBy(-1)),
-      ),
+      back: textButton('<', act((source) => source.stepBy(-1))),
       play,
-      forward: textButton(
-        '>',
-        act((source) => source.stepBy(1)),
-      ),
+      forward: textButton('>', act((source) => source.stepBy(1))),
     };
     const row = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center' });
     row.add(
