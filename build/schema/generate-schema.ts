@@ -9,7 +9,7 @@ import { Node, type ArrowFunction, type FunctionDeclaration, type FunctionExpres
 import type { ManifestParameter } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, type BuildDiagnostic, type DiagnosticSubject } from '../diagnostics/build-diagnostic.ts';
 import type { ParamChain, ParsedParam } from './param-parser.ts';
-import { acceptsBounds, acceptsItemCounts, applyConstraints } from './apply-constraints.ts';
+import { acceptsBounds, acceptsItemCounts, applyConstraints, withBounds } from './apply-constraints.ts';
 import { defaultMismatch } from './default-mismatch.ts';
 import { readBounds } from './read-bounds.ts';
 import { readDefault, type DefaultValue } from './read-default.ts';
@@ -129,10 +129,7 @@ export function generateSchema(
     if (initializer) {
       try {
         defaultValue = readDefault(initializer, paramName);
-        const mismatch = defaultMismatch(
-          { ...fragment, ...(scalarBounds ? { minimum: scalarBounds.minimum, maximum: scalarBounds.maximum } : {}) },
-          defaultValue,
-        );
+        const mismatch = defaultMismatch(scalarBounds ? withBounds(fragment, scalarBounds) : fragment, defaultValue);
         if (mismatch !== undefined)
           report(new SchemaError(mismatch.code, initializer, `default ${JSON.stringify(defaultValue)} of '${paramName}' ${mismatch.text}`), paramName);
       } catch (error) {
