@@ -10,7 +10,7 @@
  */
 import type { ParameterProperty } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
-import { checkValue, fieldKind, initialValue, isUnsettable, itemSchema, type FieldKind } from './param-check.ts';
+import { checkValue, fieldKind, formatNumber, initialValue, isUnsettable, itemSchema, type FieldKind } from './param-check.ts';
 import { createColorControl } from './param-color.ts';
 import { fieldLabel, type ChangeMode, type FieldChange, type ParamControl, type ParamField } from './param-control.ts';
 
@@ -22,10 +22,6 @@ import './param-controls.css';
 import { numberFieldChars, sliderScale } from './slider-scale.ts';
 import { inputKindOf } from '../../../core/wire/input-schema.ts';
 import { createInputField } from './input-field.ts';
-
-function formatNumber(value: unknown): string {
-  return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '';
-}
 
 /** What a kind's control is built from: the field's names, its schema, and what it tells. */
 interface FieldContext {
