@@ -17,7 +17,7 @@
  */
 import type * as THREE from 'three';
 import type { VitrineClient } from '../../core/client/client.ts';
-import type { ClientEdit, EditAnswer, ListedEdit, VoxelBox } from '../../core/wire/edit-types.ts';
+import type { ClientEdit, EditAnswer, LabelsEvent, ListedEdit } from '../../core/wire/edit-types.ts';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { h, replaceChildren, smallButton } from '../dom.ts';
 import type { Stage } from '../stage/stage.ts';
@@ -35,11 +35,7 @@ export interface EditPanelOptions {
 }
 
 /** An edit to draw: its layer, the version after it and the box it changed. */
-export interface DrawnEdit {
-  layer: string;
-  version: number;
-  box: VoxelBox | null;
-}
+type DrawnEdit = Pick<LabelsEvent, 'layer' | 'version' | 'box'>;
 
 const TOOLS: { tool: EditTool; text: string; title: string }[] = [
   { tool: 'none', text: 'Navigate', title: 'Clicks and drags move the camera' },
