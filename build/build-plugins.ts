@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createDiagnostic, type BuildDiagnostic } from './diagnostics/build-diagnostic.ts';
 import { bundlePlugin } from './bundle/bundle-plugin.ts';
 import { BUNDLE_FILE } from './bundle/esbuild-options.ts';
-import { pluginVersion } from './manifest/plugin-version.ts';
+import { statedVersion } from './manifest/plugin-version.ts';
 import { renderManifest, toManifest } from './manifest/write-manifest.ts';
 import type { PluginOutput } from './output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from './plugins/analyze-plugin.ts';
@@ -113,7 +113,8 @@ export function toPluginOutput(analysis: PluginAnalysis, bundle: Buffer | null, 
   const files = new Map<string, Buffer>(pluginFiles);
   if (runtime === 'node') files.set(BUNDLE_FILE, bundle ?? Buffer.alloc(0));
   for (const thumbnail of analysis.thumbnails) files.set(thumbnail.bundlePath, readFileSync(thumbnail.source));
-  const manifest = toManifest(analysis.plugin.name, analysis.functions, analysis.specimens, { runtime, version: pluginVersion(analysis.plugin), files });
+  const { version } = statedVersion(analysis.plugin);
+  const manifest = toManifest(analysis.plugin.name, analysis.functions, analysis.specimens, { runtime, version, files });
   files.set('manifest.json', Buffer.from(renderManifest(manifest)));
   const { notes, warnings } = analysis;
   return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes, warnings };

@@ -5,7 +5,7 @@
  * own `version` always wins; without a source folder it is `0.0.0`.
  */
 import path from 'node:path';
-import { pluginVersion } from '../manifest/plugin-version.ts';
+import { statedVersion } from '../manifest/plugin-version.ts';
 import { PLUGIN_ENTRIES } from '../plugins/find-plugins.ts';
 import { UNVERSIONED, type VersionedManifest } from './compat-report.ts';
 
@@ -14,5 +14,5 @@ export function withVersion(manifest: VersionedManifest, pluginDir: string | nul
   if (typeof manifest.version === 'string') return manifest;
   if (pluginDir === null) return { ...manifest, version: UNVERSIONED };
   const runtime = manifest.runtime === 'python' ? 'python' : 'node';
-  return { ...manifest, version: pluginVersion({ dir: pluginDir, entry: path.join(pluginDir, PLUGIN_ENTRIES[runtime]), runtime }) };
+  return { ...manifest, version: statedVersion({ dir: pluginDir, entry: path.join(pluginDir, PLUGIN_ENTRIES[runtime]), runtime }).version };
 }

@@ -71,7 +71,3 @@ export function statedVersion(plugin: Pick<PluginSource, 'dir' | 'entry' | 'runt
   const version = packageVersion(pkg);
   return version !== null ? { version, file: pkg } : { version: UNVERSIONED, file: null };
 }
-
-export function pluginVersion(plugin: Pick<PluginSource, 'dir' | 'entry' | 'runtime'>): string {
-  return statedVersion(plugin).version;
-}

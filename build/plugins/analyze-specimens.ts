@@ -8,15 +8,13 @@ import type { ManifestSpecimen } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, locate, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
 import type { DiagnosticCode } from '../diagnostics/diagnostic-codes.ts';
 import type { DeclaredSpecimen } from '../specimens/read-specimens.ts';
-import { conventionalThumbnail, resolveThumbnail } from '../specimens/resolve-thumbnail.ts';
+import { conventionalThumbnail, resolveThumbnail, type ThumbnailResolution } from '../specimens/resolve-thumbnail.ts';
 
 /** Specimen ids: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
 export const SPECIMEN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export interface ThumbnailCopy {
-  source: string;
-  bundlePath: string;
-}
+/** A thumbnail file to copy into the bundle: a resolved file's source and its path there. */
+export type ThumbnailCopy = Omit<Extract<ThumbnailResolution, { kind: 'file' }>, 'kind'>;
 
 export interface SpecimensAnalysis {
   specimens: ManifestSpecimen[];

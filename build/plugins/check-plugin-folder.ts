@@ -11,28 +11,18 @@ import { PLUGIN_ENTRIES, PLUGIN_NAME_PATTERN, type PluginSource } from './find-p
 
 /** True when `plugin` can be built; otherwise its diagnostic is pushed. */
 export function checkPluginFolder(plugin: PluginSource, diagnostics: BuildDiagnostic[]): boolean {
-  if (!PLUGIN_NAME_PATTERN.test(plugin.name)) {
-    diagnostics.push(
-      createDiagnostic(
-        'VITRINE_PLUGIN_400',
-        { file: plugin.entry, line: 1, column: 1 },
-        `plugin folder '${plugin.name}' must use letters, digits, '.', '_' and '-', starting with a letter or digit`,
-        { plugin: plugin.name },
-      ),
-    );
+  const refuse = (code: 'VITRINE_PLUGIN_400' | 'VITRINE_PLUGIN_402', file: string, message: string): false => {
+    diagnostics.push(createDiagnostic(code, { file, line: 1, column: 1 }, message, { plugin: plugin.name }));
     return false;
+  };
+  if (!PLUGIN_NAME_PATTERN.test(plugin.name)) {
+    const rule = "must use letters, digits, '.', '_' and '-', starting with a letter or digit";
+    return refuse('VITRINE_PLUGIN_400', plugin.entry, `plugin folder '${plugin.name}' ${rule}`);
   }
   const python = path.join(plugin.dir, PLUGIN_ENTRIES.python);
   if (plugin.runtime === 'node' && existsSync(python)) {
-    diagnostics.push(
-      createDiagnostic(
-        'VITRINE_PLUGIN_402',
-        { file: python, line: 1, column: 1 },
-        `'${plugin.name}' holds ${PLUGIN_ENTRIES.node} and ${PLUGIN_ENTRIES.python}; a plugin is written in one language: move one into a folder of its own`,
-        { plugin: plugin.name },
-      ),
-    );
-    return false;
+    const both = `${PLUGIN_ENTRIES.node} and ${PLUGIN_ENTRIES.python}`;
+    return refuse('VITRINE_PLUGIN_402', python, `'${plugin.name}' holds ${both}; a plugin is written in one language: move one into a folder of its own`);
   }
   return true;
 }

@@ -9,7 +9,7 @@
  */
 import type { ManifestParameter } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, type BuildDiagnostic, type DiagnosticSubject } from '../diagnostics/build-diagnostic.ts';
-import { applyConstraints } from '../schema/apply-constraints.ts';
+import { applyConstraints, withBounds } from '../schema/apply-constraints.ts';
 import { defaultMismatch } from '../schema/default-mismatch.ts';
 import type { GeneratedSignature } from '../schema/generate-schema.ts';
 import type { JsonValue } from '../schema/param-parser.ts';
@@ -64,13 +64,10 @@ function valueDefault(
   if (parsed.parsed.optional && isNone(written)) return undefined;
   const at = locationIn(scope, written);
   const value = readPythonDefault(written, at, param.name);
-  const scalarBounds =
-    parsed.bounds && (fragment['type'] === 'number' || fragment['type'] === 'integer')
-      ? { minimum: parsed.bounds.minimum, maximum: parsed.bounds.maximum }
-      : {};
+  const scalarBounds = parsed.bounds && (fragment['type'] === 'number' || fragment['type'] === 'integer') ? parsed.bounds : undefined;
   const mismatch = floatForInteger(fragment, written)
     ? { code: 'VITRINE_SCHEMA_102' as const, text: 'is not an integer' }
-    : defaultMismatch({ ...fragment, ...scalarBounds }, value);
+    : defaultMismatch(scalarBounds ? withBounds(fragment, scalarBounds) : fragment, value);
   if (mismatch === undefined) return value;
   // The shared check words an input's usage in TypeScript; say it as Python writes it.
   const text = fragment['type'] === 'object' && mismatch.text.startsWith('is not an input reference') ? INPUT_USAGE : mismatch.text;

@@ -5,14 +5,10 @@
  * dashes; `name : type` lines, the text indented below) or a Google-style `Args:` section
  * (`name (type): text` lines, continuations indented further).
  */
-import { firstParagraph, oneLine } from '../schema/read-doc.ts';
+import { firstParagraph, oneLine, type FunctionDoc } from '../schema/read-doc.ts';
 
-export interface PythonDoc {
-  /** The first paragraph, lines joined by spaces; undefined when there is none. */
-  summary: string | undefined;
-  /** Parameter text by parameter name. */
-  params: Map<string, string>;
-}
+/** What a docstring says, as a doc comment says it: the summary and each parameter's text. */
+export type PythonDoc = Pick<FunctionDoc, 'summary' | 'params'>;
 
 /** Section headers of the Google style (`Args:`), as the napoleon Sphinx extension reads them. */
 const GOOGLE_SECTIONS = [

@@ -33,7 +33,8 @@ export function acceptsItemCounts(fragment: SchemaFragment): boolean {
 type BoundValues = Pick<Bounds, 'minimum' | 'maximum'>;
 type CountValues = Pick<ItemCounts, 'minItems' | 'maxItems'>;
 
-function withBounds(fragment: SchemaFragment, bounds: BoundValues): SchemaFragment {
+/** `fragment` with the bounds that are given. */
+export function withBounds(fragment: SchemaFragment, bounds: BoundValues): SchemaFragment {
   const bounded: SchemaFragment = { ...fragment };
   if (bounds.minimum !== undefined) bounded['minimum'] = bounds.minimum;
   if (bounds.maximum !== undefined) bounded['maximum'] = bounds.maximum;

@@ -11,12 +11,8 @@ import type { ParamChain, ParamInput, ParamParser, ParsedParam } from './param-p
 import { unsupportedType } from './unsupported-type.ts';
 import { optionalParser } from './parsers/optional-parser.ts';
 import { abortSignalParser, progressReporterParser } from './parsers/injected-parsers.ts';
-import { booleanParser } from './parsers/boolean-parser.ts';
-import { integerParser } from './parsers/integer-parser.ts';
-import { numberParser } from './parsers/number-parser.ts';
-import { stringParser } from './parsers/string-parser.ts';
+import { booleanParser, colorParser, integerParser, numberParser, stringParser } from './parsers/scalar-parsers.ts';
 import { numberEnumParser, stringEnumParser } from './parsers/enum-parsers.ts';
-import { colorParser } from './parsers/color-parser.ts';
 import { inputParser } from './parsers/input-parser.ts';
 import { tupleParser } from './parsers/tuple-parser.ts';
 import { arrayParser } from './parsers/array-parser.ts';

@@ -13,7 +13,8 @@ export const ELEMENT_TYPES_TEXT = 'number, Integer, string, boolean, Color or a 
 
 const SCALAR_TYPES: ReadonlySet<unknown> = new Set(['number', 'integer', 'string', 'boolean']);
 
-function isScalar(fragment: SchemaFragment): boolean {
+/** A scalar kind's fragment: number, Integer, string, boolean, Color or a union of literals. */
+export function isScalar(fragment: SchemaFragment): boolean {
   return fragment.enum !== undefined || SCALAR_TYPES.has(fragment.type);
 }
 

@@ -8,11 +8,11 @@
 import { Node, type ArrowFunction, type FunctionDeclaration, type FunctionExpression, type JSDoc, type ParameterDeclaration } from 'ts-morph';
 import type { ManifestParameter } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, type BuildDiagnostic, type DiagnosticSubject } from '../diagnostics/build-diagnostic.ts';
-import type { ParamChain, ParsedParam } from './param-parser.ts';
-import { acceptsBounds, acceptsItemCounts, applyConstraints } from './apply-constraints.ts';
+import type { JsonValue, ParamChain, ParsedParam } from './param-parser.ts';
+import { acceptsBounds, acceptsItemCounts, applyConstraints, withBounds } from './apply-constraints.ts';
 import { defaultMismatch } from './default-mismatch.ts';
 import { readBounds } from './read-bounds.ts';
-import { readDefault, type DefaultValue } from './read-default.ts';
+import { readDefault } from './read-default.ts';
 import { readDoc, type FunctionDoc } from './read-doc.ts';
 import { readItemCounts } from './read-item-counts.ts';
 import { SchemaError } from './schema-error.ts';
@@ -125,14 +125,11 @@ export function generateSchema(
     const fragment = applyConstraints(parsed.schema, paramBounds, paramCounts);
     const scalarBounds = isScalarNumber(parsed) ? paramBounds : undefined;
     const initializer = declaration.getInitializer();
-    let defaultValue: DefaultValue | undefined;
+    let defaultValue: JsonValue | undefined;
     if (initializer) {
       try {
         defaultValue = readDefault(initializer, paramName);
-        const mismatch = defaultMismatch(
-          { ...fragment, ...(scalarBounds ? { minimum: scalarBounds.minimum, maximum: scalarBounds.maximum } : {}) },
-          defaultValue,
-        );
+        const mismatch = defaultMismatch(scalarBounds ? withBounds(fragment, scalarBounds) : fragment, defaultValue);
         if (mismatch !== undefined)
           report(new SchemaError(mismatch.code, initializer, `default ${JSON.stringify(defaultValue)} of '${paramName}' ${mismatch.text}`), paramName);
       } catch (error) {

@@ -11,8 +11,6 @@ import type { JsonValue } from './param-parser.ts';
 import { SchemaError } from './schema-error.ts';
 import { resolveAlias } from './type-queries.ts';
 
-export type DefaultValue = JsonValue;
-
 /** Strips parentheses (harmless wrapping); casts are not unwrapped: defaults need none. */
 function unwrap(expression: Expression): Expression {
   let current = expression;
@@ -86,6 +84,6 @@ function readValue(node: Expression, initializer: Expression, parameterName: str
  * The literal value of `initializer`; throws VITRINE_SCHEMA_101 for anything else
  * (`Math.PI`, `foo()`, `a + b`, a template with substitutions, `1 as Integer`, `[...xs]`).
  */
-export function readDefault(initializer: Expression, parameterName: string): DefaultValue {
+export function readDefault(initializer: Expression, parameterName: string): JsonValue {
   return readValue(initializer, initializer, parameterName);
 }

@@ -59,13 +59,9 @@ export function readDoc(docs: JSDoc[]): FunctionDoc {
       continue;
     }
     const name = tag.getTagName();
-    if (name === 'minimum' || name === 'maximum' || name === 'range') {
-      const words = oneLine(tag.getCommentText() ?? '').split(' ').filter(Boolean);
-      result.bounds.push({ tag, kind: name, words });
-    } else if (name === 'minItems' || name === 'maxItems') {
-      const words = oneLine(tag.getCommentText() ?? '').split(' ').filter(Boolean);
-      result.itemCounts.push({ tag, kind: name, words });
-    }
+    const words = oneLine(tag.getCommentText() ?? '').split(' ').filter(Boolean);
+    if (name === 'minimum' || name === 'maximum' || name === 'range') result.bounds.push({ tag, kind: name, words });
+    else if (name === 'minItems' || name === 'maxItems') result.itemCounts.push({ tag, kind: name, words });
   }
   return result;
 }

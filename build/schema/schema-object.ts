@@ -7,8 +7,7 @@
  * schema in either language.
  */
 import type { Bounds } from './read-bounds.ts';
-import type { DefaultValue } from './read-default.ts';
-import type { SchemaFragment } from './param-parser.ts';
+import type { JsonValue, SchemaFragment } from './param-parser.ts';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -42,7 +41,7 @@ export function arrayFragment(items: SchemaFragment): SchemaFragment {
 export function toProperty(
   fragment: SchemaFragment,
   description: string | undefined,
-  defaultValue: DefaultValue | undefined,
+  defaultValue: JsonValue | undefined,
   bounds: Pick<Bounds, 'minimum' | 'maximum'> | undefined,
 ): Record<string, unknown> {
   const property: Record<string, unknown> = { ...fragment };

@@ -97,14 +97,12 @@ export function shepp_logan_phantom(size: Integer = 96, dtype: 'uint16' | 'uint8
   const density = sampleSheppLogan(size);
   const spacing = 240 / size;
   const geometry = { shape: [size, size, size], spacing: [spacing, spacing, spacing], origin: [-120 + spacing / 2, -120 + spacing / 2, -120 + spacing / 2] };
-  if (dtype === 'uint8') {
-    const data = new Uint8Array(density.length);
-    for (let i = 0; i < data.length; i++) data[i] = Math.round(Math.min(1, Math.max(0, density[i]!)) * 255);
-    return { type: 'volume', dtype, data, ...geometry };
-  }
-  const data = new Uint16Array(density.length);
-  for (let i = 0; i < data.length; i++) data[i] = Math.round(Math.min(1, Math.max(0, density[i]!)) * 4095);
-  return { type: 'volume', dtype, data, ...geometry };
+  const quantised = <T extends Uint8Array | Uint16Array>(data: T, top: number): T => {
+    for (let i = 0; i < data.length; i++) data[i] = Math.round(Math.min(1, Math.max(0, density[i]!)) * top);
+    return data;
+  };
+  if (dtype === 'uint8') return { type: 'volume', dtype, data: quantised(new Uint8Array(density.length), 255), ...geometry };
+  return { type: 'volume', dtype, data: quantised(new Uint16Array(density.length), 4095), ...geometry };
 }
 
 /**

@@ -17,9 +17,9 @@
  */
 import type * as THREE from 'three';
 import type { VitrineClient } from '../../core/client/client.ts';
-import type { ClientEdit, EditAnswer, ListedEdit, VoxelBox } from '../../core/wire/edit-types.ts';
+import type { ClientEdit, EditAnswer, LabelsEvent, ListedEdit } from '../../core/wire/edit-types.ts';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
-import { h, replaceChildren } from '../dom.ts';
+import { h, replaceChildren, smallButton } from '../dom.ts';
 import type { Stage } from '../stage/stage.ts';
 import { EditTools, type EditTool } from '../layers/labels/edit-tools.ts';
 import { VitrineHttpError } from '../../core/client/errors.ts';
@@ -35,11 +35,7 @@ export interface EditPanelOptions {
 }
 
 /** An edit to draw: its layer, the version after it and the box it changed. */
-export interface DrawnEdit {
-  layer: string;
-  version: number;
-  box: VoxelBox | null;
-}
+type DrawnEdit = Pick<LabelsEvent, 'layer' | 'version' | 'box'>;
 
 const TOOLS: { tool: EditTool; text: string; title: string }[] = [
   { tool: 'none', text: 'Navigate', title: 'Clicks and drags move the camera' },
@@ -99,10 +95,8 @@ export class EditPanel {
     next.addEventListener('click', () => this.tools.nextGroup());
     const apply = h('button', { type: 'button', class: 'button small', 'data-testid': 'edit-split-apply' }, 'Apply split');
     apply.addEventListener('click', () => this.tools.applySplit());
-    const undo = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'edit-undo', title: 'Ctrl-Z' }, 'Undo');
-    undo.addEventListener('click', () => void this.undo());
-    const redo = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'edit-redo', title: 'Ctrl-Shift-Z' }, 'Redo');
-    redo.addEventListener('click', () => void this.redo());
+    const undo = smallButton('Undo', 'Ctrl-Z', 'edit-undo', () => void this.undo());
+    const redo = smallButton('Redo', 'Ctrl-Shift-Z', 'edit-redo', () => void this.redo());
     const tools = this.#buttons.filter((button) => button.dataset.editTool !== 'none');
     const writers = [...tools, this.#radius, this.#label, this.#erase, this.#only, next, apply, undo, redo];
     this.#writers = writers.map((control) => [control, control.title]);

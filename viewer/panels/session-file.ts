@@ -32,8 +32,7 @@ export function sessionControls(client: VitrineClient, room: () => string): HTML
       .finally(() => (download.disabled = false));
   });
   const picker = h('input', { type: 'file', accept: '.vitrine,application/x-tar', hidden: true, 'data-testid': 'session-file' });
-  const open = smallButton('Open session', 'Open a .vitrine file saved here or on another host', 'open-session');
-  open.addEventListener('click', () => picker.click());
+  const open = smallButton('Open session', 'Open a .vitrine file saved here or on another host', 'open-session', () => picker.click());
   picker.addEventListener('change', () => {
     const file = picker.files?.[0];
     if (!file) return;

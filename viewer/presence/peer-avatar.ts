@@ -91,16 +91,19 @@ export class PeerAvatar {
 function placeOn(object: THREE.Object3D, placement: Placement | undefined, toWorld: THREE.Matrix4, size: number): THREE.Vector3 | null {
   object.visible = placement !== undefined;
   if (!placement) return null;
-  const local = new THREE.Matrix4().compose(
-    new THREE.Vector3(...placement.position),
-    new THREE.Quaternion(...placement.orientation).normalize(),
-    new THREE.Vector3(1, 1, 1),
-  );
-  const world = toWorld.clone().multiply(local);
-  const position = new THREE.Vector3();
-  const scale = new THREE.Vector3();
-  world.decompose(position, object.quaternion, scale);
+  const { position, orientation } = inWorld(placement, toWorld);
   object.position.copy(position);
+  object.quaternion.copy(orientation);
   object.scale.setScalar(size);
   return position.clone();
+}
+
+/** Where `placement` (room frame) is in the world, `toWorld` placing the room frame there. */
+export function inWorld(placement: Placement, toWorld: THREE.Matrix4): { position: THREE.Vector3; orientation: THREE.Quaternion } {
+  const { position: p, orientation: q } = placement;
+  const local = new THREE.Matrix4().compose(new THREE.Vector3(...p), new THREE.Quaternion(...q).normalize(), new THREE.Vector3(1, 1, 1));
+  const position = new THREE.Vector3();
+  const orientation = new THREE.Quaternion();
+  toWorld.clone().multiply(local).decompose(position, orientation, new THREE.Vector3());
+  return { position, orientation };
 }

@@ -10,6 +10,7 @@
 import * as THREE from 'three';
 import type { Pose } from '../../core/wire/live-types.ts';
 import type { Stage } from '../stage/stage.ts';
+import { inWorld } from './peer-avatar.ts';
 
 export interface FollowState {
   peer: string;
@@ -64,15 +65,7 @@ export class PeerFollow {
     if (this.leader !== peer || !pose.head || this.#stage.renderer.xr.isPresenting) return;
     const root = this.#stage.contentRoot;
     root.updateMatrixWorld(true);
-    const world = new THREE.Matrix4().compose(
-      new THREE.Vector3(...pose.head.position),
-      new THREE.Quaternion(...pose.head.orientation).normalize(),
-      new THREE.Vector3(1, 1, 1),
-    );
-    world.premultiply(root.matrixWorld);
-    const position = new THREE.Vector3();
-    const orientation = new THREE.Quaternion();
-    world.decompose(position, orientation, new THREE.Vector3());
+    const { position, orientation } = inWorld(pose.head, root.matrixWorld);
     const forward = new THREE.Vector3(0, 0, -1).applyQuaternion(orientation);
     const view = this.#stage.view;
     const box = this.#stage.layers.box().applyMatrix4(root.matrixWorld);

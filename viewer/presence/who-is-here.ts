@@ -99,7 +99,7 @@ export class WhoIsHere {
   #button(peer: RoomPeer, follow: (peer: RoomPeer) => void): HTMLButtonElement {
     const state = this.#follow?.peer === peer.id ? this.#follow : null;
     const on = state?.state === 'following';
-    const button = h(
+    return h(
       'button',
       {
         type: 'button',
@@ -109,10 +109,9 @@ export class WhoIsHere {
         'aria-pressed': String(on),
         'aria-label': `${on ? 'Stop following' : 'Follow'} ${peer.name}`,
         title: state?.state === 'ended' ? `Following ${peer.name} ended: ${state.why}` : `Your camera tracks ${peer.name}'s`,
+        onclick: () => follow(peer),
       },
       on ? 'Following' : 'Follow',
     );
-    button.addEventListener('click', () => follow(peer));
-    return button;
   }
 }

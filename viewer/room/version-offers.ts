@@ -47,18 +47,10 @@ export function versionOffers(
   const now = served.get(made.plugin);
   if (stale) {
     const offers: VersionOffer[] = [];
-    if (made.version)
-      offers.push({
-        control: 'keep',
-        label: `Keep ${made.version}`,
-        title: `Compute this layer with version ${made.version}, which made it`,
-        version: made.version,
-      });
+    const keep = `Compute this layer with version ${made.version}, which made it`;
+    if (made.version) offers.push({ control: 'keep', label: `Keep ${made.version}`, title: keep, version: made.version });
     if (now && now !== made.version && source.function !== undefined) {
-      const params = fittingParams(
-        source.params ?? {},
-        functions.find((fn) => fn.name === source.function),
-      );
+      const params = fittingParams(source.params ?? {}, functions.find((fn) => fn.name === source.function));
       const dropped = Object.keys(source.params ?? {}).filter((name) => !(name in params));
       const title = `Follow ${made.plugin} ${now}` + (dropped.length > 0 ? `, without ${dropped.join(', ')} (left to the default)` : '');
       offers.push({ control: 'take', label: `Take ${now}`, title, params });
@@ -66,12 +58,6 @@ export function versionOffers(
     return offers;
   }
   if (!made.pinned || !now || now === made.version || now === made.pinned) return [];
-  return [
-    {
-      control: 'update',
-      label: `Update to ${now}`,
-      title: `Compute this layer with version ${now} of ${made.plugin}, for everyone in the room`,
-      version: now,
-    },
-  ];
+  const title = `Compute this layer with version ${now} of ${made.plugin}, for everyone in the room`;
+  return [{ control: 'update', label: `Update to ${now}`, title, version: now }];
 }

@@ -21,8 +21,12 @@ interface Start {
 
 const UP = new THREE.Vector3(0, 1, 0);
 
-function heading(a: THREE.Vector3, b: THREE.Vector3): number {
-  return Math.atan2(b.x - a.x, b.z - a.z);
+/** Two hands' midpoint, the distance between them (a millimetre at least) and the heading of the line from `a` to `b`. */
+function between(a: THREE.Object3D, b: THREE.Object3D): Required<Pick<Start, 'mid' | 'distance' | 'heading'>> {
+  const pa = new THREE.Vector3().setFromMatrixPosition(a.matrixWorld);
+  const pb = new THREE.Vector3().setFromMatrixPosition(b.matrixWorld);
+  const heading = Math.atan2(pb.x - pa.x, pb.z - pa.z);
+  return { mid: pa.clone().add(pb).multiplyScalar(0.5), distance: Math.max(pa.distanceTo(pb), 1e-3), heading };
 }
 
 export class GrabControls {
@@ -66,15 +70,12 @@ export class GrabControls {
     if (!b) {
       next = a.matrixWorld.clone().multiply(start.inverseGrip!).multiply(start.root);
     } else {
-      const pa = new THREE.Vector3().setFromMatrixPosition(a.matrixWorld);
-      const pb = new THREE.Vector3().setFromMatrixPosition(b.matrixWorld);
-      const mid = pa.clone().add(pb).multiplyScalar(0.5);
-      const factor = Math.max(pa.distanceTo(pb), 1e-3) / start.distance!;
+      const { mid, distance, heading } = between(a, b);
       const startScale = start.root.getMaxScaleOnAxis();
-      const limited = THREE.MathUtils.clamp(factor, MIN_SCALE / startScale, MAX_SCALE / startScale);
+      const limited = THREE.MathUtils.clamp(distance / start.distance!, MIN_SCALE / startScale, MAX_SCALE / startScale);
       next = new THREE.Matrix4()
         .makeTranslation(mid.x, mid.y, mid.z)
-        .multiply(new THREE.Matrix4().makeRotationAxis(UP, heading(pa, pb) - start.heading!))
+        .multiply(new THREE.Matrix4().makeRotationAxis(UP, heading - start.heading!))
         .multiply(new THREE.Matrix4().makeScale(limited, limited, limited))
         .multiply(new THREE.Matrix4().makeTranslation(-start.mid!.x, -start.mid!.y, -start.mid!.z))
         .multiply(start.root);
@@ -91,17 +92,6 @@ export class GrabControls {
     }
     this.#root.updateMatrix();
     const root = this.#root.matrix.clone();
-    if (!b) {
-      this.#start = { root, inverseGrip: a.matrixWorld.clone().invert() };
-      return;
-    }
-    const pa = new THREE.Vector3().setFromMatrixPosition(a.matrixWorld);
-    const pb = new THREE.Vector3().setFromMatrixPosition(b.matrixWorld);
-    this.#start = {
-      root,
-      mid: pa.clone().add(pb).multiplyScalar(0.5),
-      distance: Math.max(pa.distanceTo(pb), 1e-3),
-      heading: heading(pa, pb),
-    };
+    this.#start = b ? { root, ...between(a, b) } : { root, inverseGrip: a.matrixWorld.clone().invert() };
   }
 }

@@ -11,27 +11,13 @@
 import { Container, Text } from '@pmndrs/uikit';
 import * as THREE from 'three';
 import type { EditTool } from '../layers/labels/edit-tools.ts';
+import type { EditPanel } from '../panels/edit-panel.ts';
 import type { StagePick } from '../stage/stage-pick.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 import { textButton } from './vr-widgets.ts';
 
-/** The page's segmentation tools as VR works them (edit-panel.ts). */
-export interface VrEdits {
-  readonly tools: {
-    readonly tool: EditTool;
-    readonly brush: { radius: number };
-    nextGroup(): void;
-    applySplit(): void;
-  };
-  /** The page's status line ('' none). */
-  readonly status: string;
-  /** Whether the page may change its room. */
-  readonly writable: boolean;
-  choose(tool: EditTool): void;
-  /** A trigger along a world-space ray: true when a tool used it. */
-  pickAlong(ray: THREE.Raycaster): boolean;
-  undo(): Promise<void>;
-}
+/** The page's segmentation tools as VR works them. */
+export type VrEdits = Pick<EditPanel, 'tools' | 'status' | 'writable' | 'choose' | 'pickAlong' | 'undo'>;
 
 /** A control of the row: a tool's button, or the split's Next and Apply, or Undo. */
 export type VrEditControl = EditTool | 'next' | 'apply' | 'undo';

@@ -12,25 +12,14 @@
  */
 import { Container, Text } from '@pmndrs/uikit';
 import type * as THREE from 'three';
-import type { MarkLines } from '../layers/marks/mark-lines.ts';
-import type { MarkTool, PlaceOutcome } from '../layers/marks/mark-placer.ts';
+import type { MarkTool } from '../layers/marks/mark-placer.ts';
+import type { AnnotationPanel } from '../panels/annotation-panel.ts';
 import { VrMarkList } from './vr-mark-list.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 import { textButton } from './vr-widgets.ts';
 
-/** The page's annotation tools as VR works them (annotation-panel.ts). */
-export interface VrMarks {
-  readonly tool: MarkTool;
-  /** True while a ruler's or a box's first end waits for its second. */
-  readonly waiting: boolean;
-  /** What the page says of a failed write ('' none). */
-  readonly problem: string;
-  choose(tool: MarkTool): void;
-  /** Places along a world-space ray as a click would; null when no tool is chosen. */
-  placeAlong(ray: THREE.Raycaster): PlaceOutcome | null;
-  /** The room's marks as the panel lists them (a new object each time they change). */
-  readonly lines: MarkLines;
-}
+/** The page's annotation tools as VR works them. */
+export type VrMarks = Pick<AnnotationPanel, 'tool' | 'waiting' | 'problem' | 'choose' | 'placeAlong' | 'lines'>;
 
 const TOOLS: { tool: MarkTool; text: string }[] = [
   { tool: 'none', text: 'Off' },

@@ -100,20 +100,16 @@ export class VrMode {
       return;
     }
     this.#probe.entering();
-    let session: XRSession;
-    try {
-      session = await requestVrSession();
-    } catch (error) {
-      this.button.title = `VR could not start: ${error instanceof Error ? error.message : String(error)}`;
-      return;
-    }
     const { renderer, scene } = this.#options.stage;
+    let session: XRSession | null = null;
     let parts: VrSessionParts;
     let sort: Parameters<THREE.WebGLRenderer['setTransparentSort']>[0];
     try {
+      session = await requestVrSession();
       ({ parts, sort } = await this.#loadParts(renderer, scene));
     } catch (error) {
-      await session.end();
+      // A session that started but whose parts did not load ends again.
+      await session?.end();
       this.button.title = `VR could not start: ${error instanceof Error ? error.message : String(error)}`;
       return;
     }

@@ -13,6 +13,7 @@ import { Container, Text } from '@pmndrs/uikit';
 import type * as THREE from 'three';
 import type { StagePick } from '../stage/stage-pick.ts';
 import { formatPosition, positionOf } from '../layers/volume/value-readout.ts';
+import type { VrInputs } from './vr-inputs.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 import { VrScaleBar, type VrScaleBarState } from './vr-scale-bar.ts';
 
@@ -28,10 +29,7 @@ export interface VrPhysicalSource {
 }
 
 /** A hand's target ray (world space) and whether it points at the panel. */
-export interface VrHandRay {
-  ray: THREE.Raycaster;
-  onPanel: boolean;
-}
+type VrHandRay = ReturnType<VrInputs['hands']>[number];
 
 /** Where a controller points, as the panel says it. */
 export interface VrPointerState {

@@ -74,20 +74,16 @@ export class VrScaleBar {
     this.#state = { ...bar, label, metres: length * metresPerUnit };
   }
 
-  /** A new label sprite, drawn by the browser's canvas (so a unit such as µm shows as written). */
+  /** A new label sprite in place of the old, drawn by the browser's canvas (so a unit such as µm shows as written). */
   #label(text: string, length: number): void {
-    this.#disposeSprite();
+    if (this.#sprite) {
+      this.group.remove(this.#sprite);
+      this.#sprite.material.map?.dispose();
+      this.#sprite.material.dispose();
+    }
     this.#sprite = textSprite(text, '#dfe8f2');
     this.#sprite.userData.size = this.#sprite.scale.clone();
     this.#sprite.position.set(length / 2, 0, 0);
     this.group.add(this.#sprite);
-  }
-
-  #disposeSprite(): void {
-    if (!this.#sprite) return;
-    this.group.remove(this.#sprite);
-    this.#sprite.material.map?.dispose();
-    this.#sprite.material.dispose();
-    this.#sprite = null;
   }
 }

@@ -7,22 +7,12 @@
  * followers follow; a step from elsewhere (a peer, the page) moves the row as it moves the page's.
  */
 import { Container, Text } from '@pmndrs/uikit';
+import type { TimeControls } from '../time/time-controls.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 import { buttonText, createVrSlider, panelButton, textButton, type VrWidget } from './vr-widgets.ts';
 
-/** The page's time controls (time-controls.ts) as the panel works them. */
-export interface VrSteps {
-  readonly steps: number;
-  /** The step wanted. */
-  readonly t: number;
-  /** Steps per second; 0 when paused. */
-  readonly playing: number;
-  /** The step drawn (-1 before any). */
-  readonly drawnT: number;
-  stepBy(by: number): void;
-  togglePlay(): void;
-  seek(t: number, mode: 'drag' | 'commit'): void;
-}
+/** The page's time controls as the panel works them. */
+export type VrSteps = Pick<TimeControls, 'steps' | 't' | 'playing' | 'drawnT' | 'stepBy' | 'togglePlay' | 'seek'>;
 
 /** The controls of the time row, for automation to aim at. */
 export type VrTimeControl = 'back' | 'play' | 'forward' | 'bar';
@@ -43,15 +33,9 @@ export class VrTime {
     const play = panelButton(this.#playText, act((source) => source.togglePlay()), { minWidth: 96 });
     // The panel's font has no arrow or play glyphs: plain characters and words stand in.
     this.#buttons = {
-      back: textButton(
-        '<',
-        act((source) => source.stepBy(-1)),
-      ),
+      back: textButton('<', act((source) => source.stepBy(-1))),
       play,
-      forward: textButton(
-        '>',
-        act((source) => source.stepBy(1)),
-      ),
+      forward: textButton('>', act((source) => source.stepBy(1))),
     };
     const row = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center' });
     row.add(

@@ -15,10 +15,8 @@ import type { PyAnnotationInput, PyAnnotationParser, PyBounds, PyItemCounts } fr
 
 type Call = Extract<PyExpr, { kind: 'call' }>;
 
-/** The marker's arguments by name: positional ones take `names` in order. */
-function argumentsOf(call: Call, names: [string, string], input: PyAnnotationInput, usage: string): Map<string, PyExpr> {
-  const malformed = () =>
-    new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, call), `\`${call.text}\` on '${input.parameter}' should read \`${usage}\``, input.parameter);
+/** The marker's arguments by name: positional ones take `names` in order; `malformed` is the error of a call that cannot be read so. */
+function argumentsOf(call: Call, names: [string, string], malformed: () => SchemaError): Map<string, PyExpr> {
   if (call.args.length > 2) throw malformed();
   const found = new Map<string, PyExpr>();
   call.args.forEach((arg, index) => found.set(names[index]!, arg));
@@ -63,7 +61,7 @@ const ITEMS: MarkerSpec<'minItems' | 'maxItems'> = {
 function readMarker<K extends string>(call: Call, input: PyAnnotationInput, spec: MarkerSpec<K>): { at: SourceLocation } & Partial<Record<K, number>> {
   const at = locationIn(input.scope, call);
   const fail = () => new SchemaError('VITRINE_SCHEMA_105', at, `\`${call.text}\` on '${input.parameter}' should read \`${spec.usage}\``, input.parameter);
-  const args = argumentsOf(call, spec.names, input, spec.usage);
+  const args = argumentsOf(call, spec.names, fail);
   const [low, high] = spec.names.map((name) => numberOf(args.get(name), spec.whole, fail));
   if (low === undefined && high === undefined) throw fail();
   if (low !== undefined && high !== undefined && low > high) {

@@ -8,6 +8,8 @@
  */
 import type { SourceLocation } from '../../diagnostics/build-diagnostic.ts';
 import type { ParsedParam } from '../../schema/param-parser.ts';
+import type { Bounds } from '../../schema/read-bounds.ts';
+import type { ItemCounts } from '../../schema/read-item-counts.ts';
 import type { PyScope } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
 
@@ -23,18 +25,10 @@ export interface PyAnnotationInput {
 }
 
 /** `minimum`/`maximum` from `Range(lo, hi)`, and where the marker is written. */
-export interface PyBounds {
-  minimum?: number;
-  maximum?: number;
-  at: SourceLocation;
-}
+export type PyBounds = Omit<Bounds, 'tag'> & { at: SourceLocation };
 
 /** `minItems`/`maxItems` from `Items(min=, max=)`, and where the marker is written. */
-export interface PyItemCounts {
-  minItems?: number;
-  maxItems?: number;
-  at: SourceLocation;
-}
+export type PyItemCounts = Omit<ItemCounts, 'tag'> & { at: SourceLocation };
 
 export interface PyParsed {
   parsed: ParsedParam;

@@ -8,14 +8,14 @@
  */
 import type { SchemaFragment } from '../../schema/param-parser.ts';
 import { SchemaError } from '../../schema/schema-error.ts';
-import { isScalarTuple } from '../../schema/element-schema.ts';
+import { withBounds } from '../../schema/apply-constraints.ts';
+import { isScalar, isScalarTuple } from '../../schema/element-schema.ts';
 import { arrayFragment, tupleFragment } from '../../schema/schema-object.ts';
 import { locationIn, subscriptArgs, typeExpression } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
 import type { PyAnnotationChain, PyAnnotationInput, PyAnnotationParser } from './annotation-parser.ts';
 
 const ELEMENT_TEXT = 'float, int, str, bool, Color or a Literal of strings or numbers';
-const SCALAR_TYPES: ReadonlySet<unknown> = new Set(['number', 'integer', 'string', 'boolean']);
 
 function unsupportedElement(input: PyAnnotationInput, element: PyExpr, what: string): SchemaError {
   return new SchemaError(
@@ -35,15 +35,10 @@ function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnot
     throw error;
   }
   const { parsed, bounds, counts } = result;
-  const scalar = (fragment: SchemaFragment) => fragment.enum !== undefined || SCALAR_TYPES.has(fragment.type);
-  if (parsed.kind !== 'value' || parsed.optional || counts || !(scalar(parsed.schema) || (tuples && isScalarTuple(parsed.schema)))) {
+  if (parsed.kind !== 'value' || parsed.optional || counts || !(isScalar(parsed.schema) || (tuples && isScalarTuple(parsed.schema)))) {
     throw unsupportedElement(input, element, what);
   }
-  if (!bounds) return parsed.schema;
-  const bounded: SchemaFragment = { ...parsed.schema };
-  if (bounds.minimum !== undefined) bounded['minimum'] = bounds.minimum;
-  if (bounds.maximum !== undefined) bounded['maximum'] = bounds.maximum;
-  return bounded;
+  return bounds ? withBounds(parsed.schema, bounds) : parsed.schema;
 }
 
 export const tupleAnnotation: PyAnnotationParser = {

@@ -126,10 +126,7 @@ export const NESTED_ROOMS: readonly string[] = LAYERS.flat().filter((room) => ro
 /** The room of a file given by its path inside core/ (`a/b.ts`, or `c.ts` at the root). */
 export function roomOf(rel: string): string {
   if (ENTRY_FILES.includes(rel)) return rel;
-  const nested = NESTED_ROOMS.find((room) => rel.startsWith(room));
-  if (nested) return nested;
-  const slash = rel.indexOf('/');
-  return slash < 0 ? rel : rel.slice(0, slash + 1);
+  return NESTED_ROOMS.find((room) => rel.startsWith(room)) ?? folderOf(rel);
 }
 
 /** The folder (or root file) a path inside core/ belongs to, entry files included. */

@@ -10,14 +10,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** Folders of core/ the viewer may import (the client library and what it speaks). */
+/** Folders of core/ the viewer may import (the client library and what it speaks): those that are not the server. */
 export const VIEWER_MAY_IMPORT = ['core/client/', 'core/wire/'] as const;
 
 /** Packages the viewer may import, with what they ship (`three/examples/...`). */
 export const VIEWER_PACKAGES = ['three', '@pmndrs/uikit'] as const;
-
-/** Folders of core/ that are not the server: the client library and the shared shapes. */
-const CLIENT_SIDE = ['core/client/', 'core/wire/'];
 
 /** One import across the border, both ends as repository paths (or the package named). */
 export interface Crossing {
@@ -52,7 +49,7 @@ export function crossingOf(from: string, spec: string): Crossing | null {
   }
   if (!from.startsWith('core/') || !relative) return null;
   if (to.startsWith('viewer/')) return { from, to, why: 'core/ imports the viewer' };
-  if (to.startsWith('core/client/') && !CLIENT_SIDE.some((dir) => from.startsWith(dir))) {
+  if (to.startsWith('core/client/') && !VIEWER_MAY_IMPORT.some((dir) => from.startsWith(dir))) {
     return { from, to, why: 'the server imports the client library (shared shapes belong in core/wire/)' };
   }
   return null;
@@ -79,9 +76,4 @@ export function boundaryCrossings(root: string): Crossing[] {
     }
   }
   return found.sort((a, b) => `${a.from} ${a.to}`.localeCompare(`${b.from} ${b.to}`));
-}
-
-/** How many files import across the border's two sides, for the report. */
-export function viewerFileCount(root: string): number {
-  return tsFiles(root, 'viewer').length;
 }

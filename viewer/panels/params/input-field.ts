@@ -4,7 +4,7 @@
  * listing the catalog's specimens of the input's type, and a drop zone (or file chooser) that
  * uploads a file and selects it. The value is `{"specimen": id}` or `{"upload": id}`.
  */
-import type { ParameterProperty } from '../../../core/wire/wire-types.ts';
+import type { CatalogEntry, ParameterProperty } from '../../../core/wire/wire-types.ts';
 import type { InputKind } from '../../../core/wire/input-schema.ts';
 import { h } from '../../dom.ts';
 import { fieldLabel, type FieldChange, type ParamField } from './param-control.ts';
@@ -17,11 +17,8 @@ const ACCEPT: Record<InputKind, string> = {
   image: '.png',
 };
 
-interface CatalogItem {
-  id: string;
-  display_name: string;
-  type: string;
-}
+/** What the picker reads of a catalog entry. */
+type CatalogItem = Pick<CatalogEntry, 'id' | 'display_name' | 'type'>;
 
 let catalog: Promise<CatalogItem[]> | null = null;
 

@@ -9,7 +9,13 @@ import type { ParameterProperty, ParameterSchema } from '../../../core/wire/wire
 /** The control a property is shown with. */
 export type FieldKind = 'slider' | 'number' | 'enum' | 'boolean' | 'string' | 'color' | 'vector' | 'list';
 
-const COLOR = /^#[0-9a-fA-F]{6}$/;
+/** A colour as parameters write it. */
+export const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/** A number as a field shows it (twelve significant digits at most); '' for anything else. */
+export function formatNumber(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '';
+}
 
 /** Chooses the control for a property (input parameters have their own: input-field.ts). */
 export function fieldKind(prop: ParameterProperty): FieldKind {

@@ -5,9 +5,8 @@
  * a colour.
  */
 import { h } from '../../dom.ts';
+import { COLOR } from './param-check.ts';
 import { disableAll, type ControlChange, type ParamControl } from './param-control.ts';
-
-const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /** A colour picker and its hex text; `label` is the accessible name. */
 export function createColorControl(label: string, onChange: ControlChange): ParamControl {

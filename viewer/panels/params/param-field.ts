@@ -10,7 +10,7 @@
  */
 import type { ParameterProperty } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
-import { checkValue, fieldKind, initialValue, isUnsettable, type FieldKind } from './param-check.ts';
+import { checkValue, fieldKind, formatNumber, initialValue, isUnsettable, itemSchema, type FieldKind } from './param-check.ts';
 import { createColorControl } from './param-color.ts';
 import { fieldLabel, type ChangeMode, type FieldChange, type ParamControl, type ParamField } from './param-control.ts';
 
@@ -22,10 +22,6 @@ import './param-controls.css';
 import { numberFieldChars, sliderScale } from './slider-scale.ts';
 import { inputKindOf } from '../../../core/wire/input-schema.ts';
 import { createInputField } from './input-field.ts';
-
-function formatNumber(value: unknown): string {
-  return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '';
-}
 
 /** What a kind's control is built from: the field's names, its schema, and what it tells. */
 interface FieldContext {
@@ -198,9 +194,7 @@ function typeText(prop: ParameterProperty): string {
   if (prop['x-vitrine-input']) return `${prop['x-vitrine-input'].replace('_', ' ')} input`;
   if (prop.enum) return 'choice';
   if (prop.type === 'string' && prop.format === 'color') return 'colour';
-  if (prop.type === 'array') {
-    const item = prop.prefixItems?.[0] ?? (prop.items || undefined);
-    return prop.prefixItems ? `vector of ${prop.prefixItems.length}` : `list of ${item?.type ?? 'values'}`;
-  }
+  if (prop.type === 'array' && prop.prefixItems) return `vector of ${prop.prefixItems.length}`;
+  if (prop.type === 'array') return `list of ${itemSchema(prop, 0).type ?? 'values'}`;
   return prop.type ?? 'any';
 }

@@ -6,13 +6,9 @@
  */
 import type { ParameterProperty } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
-import { checkValue, fieldKind } from './param-check.ts';
+import { checkValue, fieldKind, formatNumber } from './param-check.ts';
 import type { ControlChange, ParamControl } from './param-control.ts';
 import { createColorControl } from './param-color.ts';
-
-function formatNumber(value: unknown): string {
-  return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '';
-}
 
 /** One item's input; `label` is its accessible name (e.g. `axis x`). */
 export function createItemInput(prop: ParameterProperty, label: string, onChange: ControlChange): ParamControl {
@@ -28,16 +24,12 @@ export function createItemInput(prop: ParameterProperty, label: string, onChange
     for (const option of prop.enum ?? []) select.appendChild(h('option', { value: JSON.stringify(option) }, String(option)));
     select.addEventListener('change', () => onChange(JSON.parse(select.value), 'commit'));
     element = select;
-    setValue = (value) => {
-      select.value = JSON.stringify(value);
-    };
+    setValue = (value) => void (select.value = JSON.stringify(value));
   } else if (kind === 'boolean') {
     const box = h('input', { type: 'checkbox', class: 'item-input item-check', 'aria-label': label });
     box.addEventListener('change', () => onChange(box.checked, 'commit'));
     element = box;
-    setValue = (value) => {
-      box.checked = value === true;
-    };
+    setValue = (value) => void (box.checked = value === true);
   } else if (kind === 'slider' || kind === 'number') {
     const input = h('input', {
       type: 'number',
@@ -70,16 +62,7 @@ export function createItemInput(prop: ParameterProperty, label: string, onChange
     text.addEventListener('input', () => onChange(text.value, 'drag'));
     text.addEventListener('change', () => onChange(text.value, 'commit'));
     element = text;
-    setValue = (value) => {
-      text.value = typeof value === 'string' ? value : '';
-    };
+    setValue = (value) => void (text.value = typeof value === 'string' ? value : '');
   }
-  const input = element;
-  return {
-    element,
-    setValue,
-    setDisabled: (disabled) => {
-      input.disabled = disabled;
-    },
-  };
+  return { element, setValue, setDisabled: (disabled) => void (element.disabled = disabled) };
 }
