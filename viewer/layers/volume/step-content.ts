@@ -12,7 +12,8 @@
  * stage's slice point.
  */
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
-import { h } from '../../dom.ts';
+import { h, toolRow } from '../../dom.ts';
+import type { StepChannel } from '../../time/step-cache.ts';
 import { CHANNEL_FLOOR, channelIndex, marchChannels, type ChannelLook } from './channel-volume.ts';
 import { createVolumeBase } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
@@ -20,8 +21,30 @@ import { VolumeSlices, type VolumeContent, type VolumeStage } from './volume-sli
 
 /** One fetched piece of a step: a channel (or vector mode) and its samples. */
 export interface StepPiece {
-  c: number | 'magnitude' | 'rgb';
+  c: StepChannel;
   data: VolumeData;
+}
+
+const COMPONENTS = ['x', 'y', 'z'];
+
+/**
+ * How a vector field is drawn: the mode picker (`select[data-control=vector-mode]`), offering
+ * its magnitude, one of its components, or its direction as colour; `picked` gets the `c` chosen
+ * (each mode is the `c` a step is fetched with). The choice is this page's own: a room's layer
+ * has no field for it.
+ */
+export function createVectorMode(initial: StepChannel, picked: (c: StepChannel) => void): HTMLElement {
+  const select = h('select', { class: 'select small', 'aria-label': 'vector field shown as', 'data-control': 'vector-mode' });
+  select.append(
+    h('option', { value: 'magnitude' }, 'magnitude'),
+    ...COMPONENTS.map((name, i) => h('option', { value: String(i) }, `component ${name}`)),
+    h('option', { value: 'rgb' }, 'direction as RGB'),
+  );
+  select.value = String(initial);
+  select.addEventListener('change', () =>
+    picked(select.value === 'magnitude' || select.value === 'rgb' ? select.value : Number(select.value)),
+  );
+  return toolRow('label', 'show', null, select);
 }
 
 const PRIMARIES: [number, number, number][] = [

@@ -20,13 +20,12 @@ import { h, replaceChildren } from '../../dom.ts';
 import { rgbOf } from './channel-volume.ts';
 import { finiteRange } from './colormaps.ts';
 import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
-import { createStepContent, type StepPiece } from './step-content.ts';
+import { createStepContent, createVectorMode, type StepPiece } from './step-content.ts';
 import type { VolumeContent, VolumeStage } from './volume-slices.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
 import { StepCache, type FetchStep, type StepChannel } from '../../time/step-cache.ts';
 import { StepPlayer } from '../../time/step-player.ts';
 import { TimeControls } from '../../time/time-controls.ts';
-import { createVectorMode } from './vector-mode.ts';
 
 /** Colours of channels the result gives none: green, magenta, cyan, then others. */
 const DEFAULT_COLORS = ['#00ff00', '#ff00ff', '#00ffff', '#ff0000', '#0000ff', '#ffff00', '#ffffff'];
