@@ -9,7 +9,7 @@ import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import type { VolumeData } from '../../core/wire/decoded-types.ts';
 import { labelColour, labelRgb } from '../../core/wire/label-colors.ts';
-import { labelTable } from '../../viewer/layers/labels/label-colors.ts';
+import { labelTable } from '../../viewer/layers/labels/labels-volume.ts';
 import { labelIdsOf } from '../../viewer/layers/labels/label-ids.ts';
 import { affineMatrix, keptByPlanes, layerPlanes, toWorldPlanes } from '../../viewer/stage/layer-look.ts';
 import { StageLayers } from '../../viewer/stage/stage-layers.ts';

@@ -10,7 +10,7 @@ import { readCameraPose, writeCameraPose } from '../url-state.ts';
 /** Keeps `stage`'s camera in the URL, and puts it where the link says once content is first shown. */
 export function linkCamera(stage: Stage): void {
   let pending = readCameraPose();
-  stage.view.rest.onRest(() => writeCameraPose(stage.view.pose()));
+  stage.view.onRest(() => writeCameraPose(stage.view.pose()));
   stage.onShown(() => {
     if (!pending) return;
     stage.view.setPose(pending);

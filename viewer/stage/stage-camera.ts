@@ -3,19 +3,28 @@
  * The stage's camera and its orbit controls: framing a box, the camera as a room shares it (and
  * as a link carries it), and hearing the user move it. Nothing here draws; stage.ts renders
  * with `camera` and asks for a frame on every `change`.
+ *
+ * When the camera comes to rest after the user moved it: damping carries it on for some frames
+ * after the pointer lets go, and the first frame in which the controls no longer move it is
+ * the rest. Counted in frames, not time, so a busy machine drawing fewer frames a second comes
+ * to the same rest. The canvas says where the camera is (`data-camera`: `moving` or `still`),
+ * for tests and styles.
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { RoomCamera } from '../../core/wire/room-types.ts';
-import { CameraRest } from './camera-rest.ts';
 
 type Triple = [number, number, number];
 
 export class StageCamera {
   readonly camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
   readonly controls: OrbitControls;
-  /** Whether the user is moving the camera, and when it comes to rest after they did (camera-rest.ts). */
-  readonly rest: CameraRest;
+  readonly #canvas: HTMLElement;
+  readonly #restListeners = new Set<() => void>();
+  /** The user holds the camera (a drag or a wheel turn under way). */
+  #held = false;
+  /** Let go, and not yet at rest. */
+  #gliding = false;
   /** True while setCameraView moves the camera (not the user's move). */
   #applying = false;
 
@@ -26,15 +35,42 @@ export class StageCamera {
     this.controls.addEventListener('change', changed);
     // A drag or wheel turn starting asks for frames too: damping moves the camera in them.
     this.controls.addEventListener('start', changed);
-    this.rest = new CameraRest(this.controls, canvas);
+    this.#canvas = canvas;
+    canvas.dataset.camera = 'still';
+    this.controls.addEventListener('start', () => {
+      this.#held = true;
+      this.#gliding = false;
+      canvas.dataset.camera = 'moving';
+    });
+    this.controls.addEventListener('end', () => {
+      this.#held = false;
+      this.#gliding = true;
+    });
     // Damping never quite ends: it moves the camera less and less without telling. At rest the
     // rest of it is spent at once, so the pose a link or a room gets is the one left on screen.
-    this.rest.onRest(() => this.stopGlide());
+    this.onRest(() => this.stopGlide());
   }
 
-  /** Applies damping (a 'change' while the camera still moves); once a frame, outside VR. */
+  /** The user is moving the camera: holding it, or it still glides after they let go. */
+  get moving(): boolean {
+    return this.#held || this.#gliding;
+  }
+
+  /** Calls `fn` each time the camera comes to rest after the user moved it. */
+  onRest(fn: () => void): void {
+    this.#restListeners.add(fn);
+  }
+
+  /**
+   * Applies damping (a 'change' while the camera still moves); once a frame, outside VR. The
+   * first frame in which it moves nothing after a glide is the rest.
+   */
   update(): void {
-    this.rest.frame(this.controls.update());
+    const moved = this.controls.update();
+    if (this.#held || !this.#gliding || moved) return;
+    this.#gliding = false;
+    this.#canvas.dataset.camera = 'still';
+    for (const fn of this.#restListeners) fn();
   }
 
   /** Fits the camera to `box` ('front' looks straight at the XY plane, 'orbit' from above at an angle); null when the box is empty. */
@@ -93,12 +129,12 @@ export class StageCamera {
    */
   onMoved(fn: () => void): void {
     // Damping carries the camera on after the pointer lets go, until it comes to rest (counted
-    // in frames, camera-rest.ts): the glide is the user's move too, and its rest the last word.
+    // in frames): the glide is the user's move too, and its rest the last word.
     this.controls.addEventListener('change', () => {
-      if (this.rest.moving && !this.#applying) fn();
+      if (this.moving && !this.#applying) fn();
     });
     this.controls.addEventListener('end', fn);
-    this.rest.onRest(fn);
+    this.onRest(fn);
   }
 
   /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */

@@ -228,7 +228,7 @@ export class Stage {
     if (!this.#dirty && !presenting) {
       // Nothing to draw and the camera at rest: stop asking for frames until something changes
       // (invalidate). An idle page woken 60 times a second cost its browser ~9% of a core.
-      if (!this.view.rest.moving) {
+      if (!this.view.moving) {
         this.#looping = false;
         this.renderer.setAnimationLoop(null);
       }

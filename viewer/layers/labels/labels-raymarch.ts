@@ -2,7 +2,7 @@
  * @module labels-raymarch
  * A segmentation drawn whole by ray marching. Its indices (label-ids.ts) go to the GPU as an
  * integer 3D texture read with texelFetch, so an id is never blended with its neighbour's; the
- * colour table (label-colors.ts) is a small 2D texture, 256 entries a row, read the same way,
+ * colour table (labels-volume.ts) is a small 2D texture, 256 entries a row, read the same way,
  * and a change of colours or of the selection rewrites only it. Each visible sample is nearly
  * opaque, shaded by the gradient of "is drawn" around it, so segments read as solid bodies
  * with surfaces. The box, its depth test, clip planes and layer opacity are raymarch-shader.ts's.
@@ -70,7 +70,7 @@ export function createLabelsRaymarch(
   const tableTexture = new THREE.DataTexture(pixels, 256, rows, THREE.RGBAFormat);
   tableTexture.minFilter = THREE.NearestFilter;
   tableTexture.magFilter = THREE.NearestFilter;
-  /** Uploads a new colour table (label-colors.ts), one RGBA entry per index. */
+  /** Uploads a new colour table (labels-volume.ts), one RGBA entry per index. */
   const setTable = (next: Uint8Array): void => {
     pixels.fill(0);
     pixels.set(next.subarray(0, pixels.length));

@@ -2,7 +2,7 @@
  * @module labels-surfaces
  * A segmentation drawn with its segments' surfaces from their levels of detail
  * (mesh/lod-surfaces.ts), each surface in its label's colour as the slices colour it
- * (label-colors.ts: the layer's colours, the result's, else the categorical one; with
+ * (labels-volume.ts: the layer's colours, the result's, else the categorical one; with
  * `show: selected` only the selected ones). Its mode says what shows: `surface` the surfaces
  * alone, `volume` the ray-marched volume alone, `slices` (the default) the slices with the
  * surfaces, as Neuroglancer's 3-D view has them. The surfaces come first, alone, while the

@@ -1,6 +1,6 @@
 /**
  * @module labels-volume
- * A segmentation on the stage: its ids in categorical colours (label-colors.ts; 0 is
+ * A segmentation on the stage: its ids in categorical colours (labelTable; 0 is
  * transparent) on the stage's three slices, or ray marched whole (labels-raymarch.ts), never
  * interpolated. Its panel lists the ids it holds with their colour and name; a click on one
  * selects it (and shares the selection as the layer's `labels.selected`), and "only
@@ -9,18 +9,56 @@
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import type { LayerLabels } from '../../../core/wire/scene-types.ts';
 import { h, replaceChildren } from '../../dom.ts';
-import { hexOfRgb } from '../../../core/wire/label-colors.ts';
-import { labelColour, type LabelSources } from '../../../core/wire/label-colors.ts';
-import { labelTable } from './label-colors.ts';
-import { labelIdsOf } from './label-ids.ts';
+import type { VoxelBox } from '../../../core/wire/edit-types.ts';
+import { hexOfRgb, labelColour, type LabelSources } from '../../../core/wire/label-colors.ts';
+import { labelIdsOf, type LabelIds } from './label-ids.ts';
 import { createLabelsRaymarch, type LabelsRaymarch } from './labels-raymarch.ts';
 import { createVolumeBase } from '../volume/volume-base.ts';
 import { volumeFrame } from '../volume/volume-frame.ts';
 import type { VolumeContent, VolumeStage } from '../volume/volume-slices.ts';
-import { takeBox } from './take-box.ts';
 
 /** Ids listed in the panel at most (the rest are drawn, and named when pointed at). */
 const LISTED = 24;
+
+/**
+ * The RGBA table of every index of `ids` (alpha 0: not drawn), from the colours every view
+ * shares: 0 (the background) is transparent; an id takes the layer's own colour for it
+ * (`labels.colors`), else the result's (`label_colors`), else a categorical colour worked out
+ * from the id alone: the one `labelColour` the host's pictures and painted meshes use too, so
+ * every page, headset and picture gives label 7 the same colour (neighbouring ids stand apart).
+ * With `show: selected`, only the ids in `selected` are drawn.
+ */
+export function labelTable(ids: LabelIds, sources: LabelSources, table: Uint8Array = new Uint8Array(ids.size * 4)): Uint8Array {
+  table.fill(0);
+  for (const id of ids.present) {
+    const index = ids.indexOf(id);
+    const colour = index >= 0 ? labelColour(id, sources) : null;
+    if (!colour) continue;
+    table.set(colour, index * 4);
+    table[index * 4 + 3] = 255;
+  }
+  return table;
+}
+
+/**
+ * Copies `next`'s voxels within `box` (voxel indices of level 0, z, y, x, ends exclusive) into
+ * `held`, nothing outside it: an edit's changes taken into the segmentation the page holds.
+ * False (nothing copied) when their grids differ.
+ */
+function takeBox(held: VolumeData, next: VolumeData, box: VoxelBox): boolean {
+  const [d, hgt, w] = held.shape;
+  if (next.shape.length !== 3 || next.shape[0] !== d || next.shape[1] !== hgt || next.shape[2] !== w) return false;
+  const [z0, y0, x0] = box.from.map((v) => Math.max(0, v)) as [number, number, number];
+  const z1 = Math.min(box.to[0], d!);
+  const y1 = Math.min(box.to[1], hgt!);
+  const x1 = Math.min(box.to[2], w!);
+  for (let z = z0; z < z1; z++)
+    for (let y = y0; y < y1; y++) {
+      const row = (z * hgt! + y) * w!;
+      for (let x = x0; x < x1; x++) held.data[row + x] = next.data[row + x]!;
+    }
+  return true;
+}
 
 export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): VolumeContent {
   let ids = labelIdsOf(volume.data);

@@ -22,10 +22,9 @@ import { meshMaterial } from './mesh-object.ts';
 import { HEADSET_BYTES, LOD_CONCURRENCY, PAGE_BYTES, type LodBudget } from './lod-budget.ts';
 import { lodLayerCount, probeLayer, type LodProbeLayer } from './lod-probe.ts';
 import { bundles, coarseKey, coarseTasks } from './lod-coarse.ts';
-import { countHoles, selectFragments } from './lod-select.ts';
+import { countHoles, selectFragments, type LodView } from './lod-select.ts';
 import { LodStore, type LodTask } from './lod-store.ts';
 import type { LodNode, SegmentTree } from './lod-tree.ts';
-import { lodView } from './lod-view.ts';
 
 export interface LodSurfacesOptions {
   levels: MeshLevels;
@@ -59,6 +58,32 @@ function boundsOf(list: MeshSegmentList): THREE.Mesh | null {
   box.getCenter(mesh.position);
   mesh.visible = false;
   return mesh;
+}
+
+const clip = new THREE.Matrix4();
+const inverse = new THREE.Matrix4();
+const size = new THREE.Vector2();
+
+/**
+ * The camera a frame is drawn with, in the frame of `object`: its position, its view's frustum
+ * and the pixels a unit spans at distance 1. On the page it is the stage's camera and the
+ * canvas; in a VR session the headset's (the camera three.js drew the last frame with: both
+ * eyes' frustum, one eye's viewport).
+ */
+function lodView(stage: Pick<Stage, 'renderer' | 'view'>, object: THREE.Object3D): LodView {
+  const { renderer } = stage;
+  const presenting = renderer.xr.isPresenting;
+  const camera: THREE.PerspectiveCamera | THREE.ArrayCamera = presenting ? renderer.xr.getCamera() : stage.view.camera;
+  // The page's camera moved by its controls since it was last drawn; the headset's is three's to place.
+  if (!presenting) camera.updateMatrixWorld();
+  object.updateWorldMatrix(true, false);
+  clip.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).multiply(object.matrixWorld);
+  const frustum = new THREE.Frustum().setFromProjectionMatrix(clip);
+  inverse.copy(object.matrixWorld).invert();
+  const position = new THREE.Vector3().setFromMatrixPosition(camera.matrixWorld).applyMatrix4(inverse);
+  const eye = presenting ? (camera as THREE.ArrayCamera).cameras[0]?.viewport?.w : undefined;
+  const height = eye && eye > 0 ? eye : renderer.getDrawingBufferSize(size).y;
+  return { position, frustum, pixelsPerUnit: (height / 2) * camera.projectionMatrix.elements[5]! };
 }
 
 /** What a frame hangs its fragments in. */

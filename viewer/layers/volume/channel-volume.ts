@@ -2,7 +2,7 @@
  * @module channel-volume
  * One channel of a volume in its own colour: a sample's place in the channel's window scales
  * the colour from black (the window's low end) to full (its top). On slices the channels of a
- * voxel are summed texel by texel (channel-stack.ts); ray marched, each channel is a box of
+ * voxel are summed texel by texel (step-content.ts); ray marched, each channel is a box of
  * its own, marched through a black-to-colour map and blended additively, so where two channels
  * are bright their light adds up (red and green make yellow) and black adds nothing.
  */

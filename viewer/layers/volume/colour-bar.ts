@@ -9,8 +9,7 @@
 import { h, smallButton, toolRow } from '../../dom.ts';
 import { formatValue } from '../../../core/wire/format-value.ts';
 import type { RoomView } from '../../../core/wire/room-types.ts';
-import { COLORMAPS, colormapCss } from './colormaps.ts';
-import type { ColormapName } from './colormaps.ts';
+import { COLORMAPS, colormapCss, type ColormapName } from './colormaps.ts';
 
 /** What the bar shows. */
 export interface ColourBarState {

@@ -20,14 +20,12 @@ import { h, replaceChildren } from '../../dom.ts';
 import { rgbOf } from './channel-volume.ts';
 import { finiteRange } from './colormaps.ts';
 import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
-import { createStepContent, type StepPiece } from './step-content.ts';
+import { createStepContent, createVectorMode, type StepPiece } from './step-content.ts';
 import type { VolumeContent, VolumeStage } from './volume-slices.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
 import { StepCache, type FetchStep, type StepChannel } from '../../time/step-cache.ts';
 import { StepPlayer } from '../../time/step-player.ts';
 import { TimeControls } from '../../time/time-controls.ts';
-import { createVectorMode } from './vector-mode.ts';
-import { RetiredStep } from './retired-step.ts';
 
 /** Colours of channels the result gives none: green, magenta, cyan, then others. */
 const DEFAULT_COLORS = ['#00ff00', '#ff00ff', '#00ffff', '#ff0000', '#0000ff', '#ffff00', '#ffffff'];
@@ -69,7 +67,12 @@ export class SteppedVolume implements VolumeContent {
   #attached = false;
   #inner: VolumeContent | null = null;
   #drawnKey = '';
-  readonly #retired = new RetiredStep();
+  /**
+   * The step drawn before the one shown, kept until a frame has drawn its successor: that one's
+   * materials then take over the shader programs the old ones hold, where freeing first would
+   * have them compiled again.
+   */
+  #retired: VolumeContent | null = null;
   readonly #slot = h('div', { class: 'step-panel' });
   readonly #cache: StepCache;
   readonly #player: StepPlayer;
@@ -165,10 +168,20 @@ export class SteppedVolume implements VolumeContent {
 
   #swap(next: VolumeContent | null): void {
     const before = this.#inner;
-    this.#retired.free();
+    this.#retired?.dispose();
+    this.#retired = null;
     if (before) {
       this.object.remove(before.object);
-      this.#retired.keep(before, next !== null);
+      if (!next) before.dispose();
+      else {
+        // A page whose frames come from a headset frees it when the next step comes instead.
+        this.#retired = before;
+        requestAnimationFrame(() => {
+          if (this.#retired !== before) return;
+          before.dispose();
+          this.#retired = null;
+        });
+      }
     }
     this.#inner = next;
     if (next) {
