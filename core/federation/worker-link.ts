@@ -11,7 +11,6 @@ import WebSocket from 'ws';
 import type { HostContext } from '../host-context.ts';
 import type { LocalRuns } from './local-runs.ts';
 import { PeerChannel } from './peer-channel.ts';
-import { reconnectDelay } from './reconnect-delay.ts';
 import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
 import { FATAL_CLOSE_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TOKEN_HEADER, type WireFunction, type WireSpecimen } from './wire-messages.ts';
 import { workerHandlers } from './worker-handlers.ts';
@@ -24,6 +23,15 @@ export function federationUrl(join: string, workerId: string): string {
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/ws/federation/${encodeURIComponent(workerId)}`;
   url.search = '';
   return url.toString();
+}
+
+/**
+ * Exponential backoff with jitter for rejoining the relay: 0.5 s doubling up to 10 s, each delay
+ * drawn between half and all of its step so workers do not rejoin in lockstep.
+ */
+function reconnectDelay(attempt: number): number {
+  const step = Math.min(10_000, 500 * 2 ** Math.min(attempt, 16));
+  return Math.round(step * (0.5 + 0.5 * Math.random()));
 }
 
 /** This worker's own specimens as it registers them, each dynamic one with its effective schema (the relay shows exactly what the worker shows). */
