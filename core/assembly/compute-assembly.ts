@@ -14,7 +14,7 @@ import { signatureMode } from '../bundles/plugin-options.ts';
 import { readTrustedKeys } from '../bundles/bundle-signature.ts';
 import { KeptBundles } from '../bundles/kept-bundles.ts';
 import { lastingDataDir } from './open-durable.ts';
-import { BUNDLES_DIR } from '../durable/bundles-dir.ts';
+import { BUNDLES_DIR } from '../durable/disk-keys.ts';
 import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
 import type { VersionSharing } from '../versions/version-sharing.ts';
 import { describeChange, PluginVersions, warnsOf } from '../versions/plugin-versions.ts';
