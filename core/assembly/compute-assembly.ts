@@ -14,7 +14,7 @@ import { signatureMode } from '../bundles/plugin-options.ts';
 import { readTrustedKeys } from '../bundles/bundle-signature.ts';
 import { KeptBundles } from '../bundles/kept-bundles.ts';
 import { lastingDataDir } from './open-durable.ts';
-import { BUNDLES_DIR } from '../durable/bundles-dir.ts';
+import { BUNDLES_DIR } from '../durable/disk-keys.ts';
 import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
 import type { VersionSharing } from '../versions/version-sharing.ts';
 import { describeChange, PluginVersions, warnsOf } from '../versions/plugin-versions.ts';
@@ -28,7 +28,6 @@ import { PooledInvoker } from '../invoke/pooled-invoker.ts';
 import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime, RELOAD_IMPORT_WAIT_MS, type LeftOutPlugin } from '../python/python-runtime.ts';
 import { SMALL_VARIANT_LANE } from '../delivery/variant-work.ts';
-import { byRuntime } from '../invoke/runtime-invoker.ts';
 import { ThreadRetirement } from '../workers/thread-retirement.ts';
 import type { NodeLog } from '../scale/compute-node.ts';
 
@@ -95,7 +94,13 @@ export async function assembleCompute(options: ComputeOptions, log: NodeLog = SI
     },
     scheduler,
   );
-  const plugins = byRuntime({ node: pooled, python: python.invoker });
+  // A bundle runs where its language runs: JavaScript on the worker-thread pool, Python in the host's Python processes.
+  const plugins: Invoker = {
+    invoke(entry, values, ctx) {
+      const inPython = entry.source.kind === 'bundle' && entry.source.runtime === 'python';
+      return (inPython ? python.invoker : pooled).invoke(entry, values, ctx);
+    },
+  };
   // A lone host keeps its plugins' older versions in its data folder, so pinned layers outlive a restart.
   const dataDir = lastingDataDir(options);
   const lasting = options.keptBundlesDir ?? (dataDir ? path.join(dataDir, BUNDLES_DIR) : null);

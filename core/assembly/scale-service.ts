@@ -8,6 +8,7 @@
  * external is needed.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ComputeAssembly } from './compute-assembly.ts';
@@ -17,11 +18,9 @@ import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
+import { HEARTBEAT_MS, NODE_EXPIRY_MS, NodeDepartures, NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
 import { Computations } from '../scale/computations.ts';
 import type { ComputationTimes } from '../serving/service-computations.ts';
-import { NodeDepartures } from '../scale/node-departures.ts';
-import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
 import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
 import { joinService, type JoinedService } from './join-service.ts';
 import type { HeldNews } from '../redis/held-by-room.ts';
@@ -35,6 +34,33 @@ import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import { BlobLookups } from '../blobs/blob-lookups.ts';
 import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+
+/** Host heartbeat entries this long past their expiry are trimmed by whichever host beats next. */
+const TRIM_AFTER_MS = 60_000;
+
+/**
+ * Every host of a Redis service, computing or not, says it is alive every 2 s: its id in the
+ * `hosts` sorted set, scored by when that word expires. A computation counts the requests of a
+ * host waiting on it only while the host's heartbeat lives, so the waiters of a host that was
+ * killed stop holding the computation (a DELETE of its last job still stops it). The returned
+ * function stops the heartbeat and withdraws the host.
+ */
+function startHostHeartbeat(redis: Redis, hostId: string): () => Promise<void> {
+  const beat = () => {
+    const now = Date.now();
+    void redis.multi().zadd(KEYS.hosts, now + NODE_EXPIRY_MS, hostId).zremrangebyscore(KEYS.hosts, '-inf', now - TRIM_AFTER_MS).exec().catch(() => {});
+  };
+  const timer = setInterval(beat, HEARTBEAT_MS).unref();
+  // Back from an outage, at once rather than at the next period.
+  redis.on('ready', beat);
+  beat();
+  return async () => {
+    clearInterval(timer);
+    redis.off('ready', beat);
+    await redis.zrem(KEYS.hosts, hostId).catch(() => 0);
+  };
+}
 
 /** A host's part of a Redis service: its connections, the blob store and its compute node, as it joined (join-service.ts), and more. */
 export interface ScaleService extends Pick<JoinedService, 'connections' | 'blobs' | 'node' | 'sharing'> {

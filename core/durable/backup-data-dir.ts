@@ -13,9 +13,8 @@ import { copyFile, cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
-import { BUNDLES_DIR } from './bundles-dir.ts';
 import { STORE_FILE } from './data-store.ts';
-import { DISK } from './disk-keys.ts';
+import { BUNDLES_DIR, DISK } from './disk-keys.ts';
 import { storeFileProblem } from './store-file-check.ts';
 
 export interface BackupSummary {

@@ -20,8 +20,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
 import { DISK_DATABASES, type DiskKey } from './disk-keys.ts';
 import { lockDataDir } from './data-lock.ts';
-import { missingStore, missingStoreProblem, storeFileProblem } from './store-file-check.ts';
-import { probeStore } from './store-probe.ts';
+import { missingStore, missingStoreProblem, probeStore, storeFileProblem } from './store-file-check.ts';
 import { checkFormat, FORMAT_STEPS, FORMAT_VERSION, type FormatStep } from './store-format.ts';
 import { orStorageFull } from './storage-full.ts';
 

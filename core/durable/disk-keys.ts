@@ -8,6 +8,13 @@
  * then failed would go with that write.
  */
 
+/**
+ * The folder of a data folder in which a lone host keeps the plugin versions it serves side by
+ * side (one folder per bundle id, and the index of which each plugin keeps): the host writes
+ * it, and `vitrine backup` copies it with the rest.
+ */
+export const BUNDLES_DIR = 'bundles';
+
 /** A key of the store: LMDB orders arrays element by element, so keys that share a head lie together. */
 export type DiskKey = string | (string | number)[];
 

@@ -3,7 +3,7 @@
  * Hands out compute threads fairly across rooms, and keeps a lane for short work.
  *
  * - `threads` general threads run anything; at most `perRoom` of them hold one room's runs,
- *   and waiting runs take them round-robin across rooms (room-queue.ts), long runs first.
+ *   and waiting runs take them round-robin across rooms (RoomQueue below), long runs first.
  * - `lane` more threads run only computations expected to be short (run-durations.ts: the
  *   function's recent runs were each under 250 ms), round-robin across rooms too. So a short
  *   computation starts within about 250 ms however many long runs from however many rooms
@@ -16,7 +16,6 @@
  * so the pool's own FIFO queue stays empty and this is the only queue.
  */
 import { createHostError } from '../errors.ts';
-import { RoomQueue } from './room-queue.ts';
 import { RunDurations, SHORT_RUN_MS } from './run-durations.ts';
 
 /** Threads kept for short computations, beside the general ones. */
@@ -42,6 +41,70 @@ interface Waiter {
   grant(slot: Slot): void;
 }
 
+/**
+ * Waiting runs grouped by room and served round-robin: each turn takes the oldest waiter of the
+ * first room that may run, and that room goes to the back of the line, so a room with forty
+ * waiting runs gets one turn like a room with one.
+ */
+class RoomQueue {
+  /** Waiters by room; rooms in the order they are served. */
+  #rooms = new Map<string, Waiter[]>();
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  has(room: string): boolean {
+    return this.#rooms.has(room);
+  }
+
+  push(waiter: Waiter): void {
+    const list = this.#rooms.get(waiter.room);
+    if (list) list.push(waiter);
+    else this.#rooms.set(waiter.room, [waiter]);
+    this.#size++;
+  }
+
+  /** Removes `waiter` (a cancelled wait); false when it was not waiting. */
+  remove(waiter: Waiter): boolean {
+    const list = this.#rooms.get(waiter.room);
+    const at = list?.indexOf(waiter) ?? -1;
+    if (!list || at < 0) return false;
+    list.splice(at, 1);
+    if (list.length === 0) this.#rooms.delete(waiter.room);
+    this.#size--;
+    return true;
+  }
+
+  /** Takes the next waiter of the first room `mayRun` allows, in turn order; undefined if none. */
+  take(mayRun: (room: string) => boolean): Waiter | undefined {
+    for (const [room, list] of this.#rooms) {
+      if (!mayRun(room)) continue;
+      const waiter = list.shift()!;
+      // The room goes to the back of the line: the next turn serves the others first.
+      this.#rooms.delete(room);
+      if (list.length > 0) this.#rooms.set(room, list);
+      this.#size--;
+      return waiter;
+    }
+    return undefined;
+  }
+
+  /** Removes and returns every waiter `match` selects, in turn order. */
+  extract(match: (waiter: Waiter) => boolean): Waiter[] {
+    const out: Waiter[] = [];
+    for (const [room, list] of this.#rooms) {
+      const kept = list.filter((waiter) => !match(waiter) || (out.push(waiter), false));
+      if (kept.length === list.length) continue;
+      this.#size -= list.length - kept.length;
+      if (kept.length === 0) this.#rooms.delete(room);
+      else this.#rooms.set(room, kept);
+    }
+    return out;
+  }
+}
+
 export interface RoomSchedulerOptions {
   /** General compute threads. */
   threads: number;
@@ -60,8 +123,8 @@ export class RoomScheduler {
   #durations: RunDurations;
   #busy: Record<Slot, number> = { general: 0, lane: 0, spill: 0 };
   #generalByRoom = new Map<string, number>();
-  #long = new RoomQueue<Waiter>();
-  #short = new RoomQueue<Waiter>();
+  #long = new RoomQueue();
+  #short = new RoomQueue();
 
   constructor(options: RoomSchedulerOptions) {
     this.threads = options.threads;

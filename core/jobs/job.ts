@@ -1,10 +1,13 @@
 /**
  * @module job
- * One background job: its status, ordered progress messages, error and result. Live state
- * (abort controller, sweep timer) stays here; job-views.ts builds the wire shapes.
+ * One background job: its status, ordered progress messages, error and result, with its live
+ * state (abort controller, sweep timer); and its wire shapes: the start response, the progress
+ * response and the result lookup (200 done, 409 running, 410 error or result dropped by the byte
+ * budget, 404 unknown).
  */
+import { createHostError } from '../errors.ts';
 import type { Provenance } from '../wire/provenance-types.ts';
-import type { JobStatus, ProgressMessage } from '../wire/wire-types.ts';
+import type { JobStatus, ProgressMessage, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
@@ -87,4 +90,21 @@ export class Job {
     this.finishedAt = Date.now();
     return true;
   }
+}
+
+export function toStartResponse(job: Job): StartResponse {
+  return { job_id: job.id, status: job.status };
+}
+
+export function toProgressResponse(job: Job, since: number): ProgressResponse {
+  return { status: job.status, messages: job.messagesSince(since), error: job.error };
+}
+
+/** The finished job's result, or the catalogued error for its state. */
+export function resultOf(job: Job | undefined, id: string): StoredResult {
+  if (!job) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
+  if (job.status === 'running') throw createHostError('SPC_ERR_JOB_RUNNING', id);
+  if (job.resultEvicted) throw createHostError('SPC_ERR_JOB_RESULT_EVICTED', id);
+  if (job.status === 'error' || !job.result) throw createHostError('SPC_ERR_JOB_FAILED', id, job.error ?? 'unknown error');
+  return job.result;
 }

@@ -8,10 +8,10 @@ import type { EventHub } from '../events/event-hub.ts';
 import type { ResultService } from '../serving/result-service.ts';
 import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import { jobChannel } from '../events/channels.ts';
+import { resultOf, toProgressResponse, toStartResponse } from './job.ts';
 import type { JobRequest, JobResult, JobService } from './job-service.ts';
 import { provenanceOf } from '../versions/provenance.ts';
 import type { JobStore } from './job-store.ts';
-import { resultOf, toProgressResponse, toStartResponse } from './job-views.ts';
 
 export class LocalJobs implements JobService {
   #store: JobStore;

@@ -29,7 +29,7 @@ export interface PendingWork {
 }
 
 /**
- * Notices compute nodes leaving the service while held (scale/node-departures.ts): a job
+ * Notices compute nodes leaving the service while held (scale/compute-nodes.ts): a job
  * whose node left must be re-read to end. The jobs close it with themselves.
  */
 export interface Departures {

@@ -14,7 +14,7 @@
  * entry goes when its key is collected, never sooner).
  *
  * Code that needs to change a value it got from here (a function registered in code changing
- * an array parameter) works on its own copy (invoke/own-values.ts).
+ * an array parameter) works on its own copy (invoke/inline-invoker.ts).
  */
 
 /** A function of one object, worked out once per object. */

@@ -15,10 +15,10 @@
  * the same sequence. Plugins and encoding run off the main thread, so lock renewals never stall.
  */
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { isHostError, type HostErrorCode } from '../errors.ts';
+import { createHostError, isHostError, type HostError, type HostErrorCode } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
 import type { ResolvedHostOptions } from '../options.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import { bundleOf, type FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
@@ -26,7 +26,6 @@ import { KEYS } from '../redis/redis-keys.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import { describeRedisFailure } from '../redis/redis-unavailable.ts';
-import { taskEntry } from './task-entry.ts';
 import type { RedisEvents } from '../redis/redis-events.ts';
 import { LANE_QUEUES, type ComputeTask } from './work-queue.ts';
 import type { WorkLane } from '../serving/service-computations.ts';
@@ -119,6 +118,20 @@ export class ComputeNode {
     return this.#o.runs ? this.#o.runs(entry) : entry.source.kind === (this.#lane === 'relay' ? 'remote' : 'bundle');
   }
 
+  /**
+   * The function to run for a task: the version this node serves, unless the task names another
+   * version's bundle id (a layer pinned to an older version, or a host that serves another one),
+   * taken then from the versions the node keeps or the service shares. Undefined when the node
+   * has no such function; a version no longer to be had is the error the asking host answers
+   * with, naming it.
+   */
+  async #taskEntry(fn: string, bundle: string | undefined): Promise<FunctionEntry | HostError | undefined> {
+    const serving = this.#o.functions.get(fn);
+    if (!bundle || (serving && bundleOf(serving)?.bundle === bundle)) return serving;
+    const pinned = await this.#o.pinned?.(fn, bundle).catch(() => undefined);
+    return pinned ?? createHostError('SPC_ERR_PLUGIN_VERSION_GONE', serving?.plugin ?? fn, bundle.slice(0, 12));
+  }
+
   get running(): number {
     return this.#running.size;
   }
@@ -179,7 +192,7 @@ export class ComputeNode {
     const { cid, fn, bundle, values, room, specimen, inputs, jobTtlMs, timeoutMs } = job.data;
     const jobId = job.data.job;
     if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
-    const entry = await taskEntry(o, fn, bundle);
+    const entry = await this.#taskEntry(fn, bundle);
     if (isHostError(entry)) {
       await redis.vFail(cid, entry.message, entry.code, jobTtlMs);
       return;

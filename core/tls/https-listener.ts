@@ -14,15 +14,6 @@ import { createClientErrorHandler } from '../http/client-errors.ts';
 import { installWriteTimeout } from '../http/write-timeout.ts';
 import type { TlsCredentials } from './tls-credentials.ts';
 
-export interface HttpsListenerOptions {
-  host: string;
-  /** 0 picks a free port. */
-  port: number;
-  credentials: Pick<TlsCredentials, 'cert' | 'key'>;
-  requestTimeoutSeconds: number;
-  writeTimeoutSeconds: number;
-}
-
 export interface HttpsListener {
   /** `https://HOST:PORT` with the real port. */
   url: string;
@@ -30,13 +21,14 @@ export interface HttpsListener {
   close(): Promise<void>;
 }
 
-/** Opens the TLS listener once `app` is ready (it has listened on its plain port). */
-export async function listenHttps(app: FastifyInstance, options: HttpsListenerOptions): Promise<HttpsListener> {
-  const timeoutMs = Math.round(options.requestTimeoutSeconds * 1000);
+/** Opens the TLS listener on `host`:`port` (0 picks a free port) once `app` is ready (it has listened on its plain port). */
+export async function listenHttps(app: FastifyInstance, host: string, port: number, credentials: Pick<TlsCredentials, 'cert' | 'key'>): Promise<HttpsListener> {
+  const { requestTimeoutSeconds, writeTimeoutSeconds } = app.vitrine.options;
+  const timeoutMs = Math.round(requestTimeoutSeconds * 1000);
   const server = https.createServer(
     {
-      cert: options.credentials.cert,
-      key: options.credentials.key,
+      cert: credentials.cert,
+      key: credentials.key,
       requestTimeout: timeoutMs,
       headersTimeout: timeoutMs,
       connectionsCheckingInterval: timeoutMs > 0 ? Math.max(100, Math.min(1000, Math.floor(timeoutMs / 4))) : 30_000,
@@ -44,16 +36,15 @@ export async function listenHttps(app: FastifyInstance, options: HttpsListenerOp
     },
     (request, response) => app.routing(request, response),
   );
-  const onClientError = createClientErrorHandler(options.requestTimeoutSeconds);
+  const onClientError = createClientErrorHandler(requestTimeoutSeconds);
   server.on('clientError', (error, socket) => onClientError.call(app, error as Parameters<typeof onClientError>[0], socket as Socket));
   server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head));
-  const stopWriteTimeout = installWriteTimeout(server, options.writeTimeoutSeconds);
-  server.listen(options.port, options.host);
+  const stopWriteTimeout = installWriteTimeout(server, writeTimeoutSeconds);
+  server.listen(port, host);
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error as Error))]);
-  const { port } = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `https://${shownHost}:${port}`,
+    url: `https://${shownHost}:${(server.address() as AddressInfo).port}`,
     close: async () => {
       stopWriteTimeout();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -17,8 +17,7 @@ export async function startHttps(
   print: (line: string) => void,
 ): Promise<HttpsListener> {
   const credentials = await loadTlsCredentials(options);
-  const { requestTimeoutSeconds, writeTimeoutSeconds } = app.vitrine.options;
-  const listener = await listenHttps(app, { host, port: options.port, credentials, requestTimeoutSeconds, writeTimeoutSeconds });
+  const listener = await listenHttps(app, host, options.port, credentials);
   print(`listening on ${listener.url}`);
   print(`tls ${credentials.selfSigned ? 'self-signed certificate' : 'certificate'} ${credentials.certPath} sha256 ${credentials.fingerprint256}`);
   return listener;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import { RoomCache } from '../../core/cache/room-cache.ts';
 import { JobStore } from '../../core/jobs/job-store.ts';
-import { resultOf } from '../../core/jobs/job-views.ts';
+import { resultOf } from '../../core/jobs/job.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
 import { waitFor } from '../helpers/wait-for.ts';
