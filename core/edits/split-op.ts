@@ -16,7 +16,7 @@ import { grow } from '../geometry/mesh-builder.ts';
 import type { SplitEdit } from '../wire/edit-types.ts';
 import { invalid } from './check-edit.ts';
 import { DTYPE_MAX, type LabelVolume } from './label-volume.ts';
-import type { OpOutcome } from './merge-op.ts';
+import type { OpOutcome } from './plain-ops.ts';
 import { boxOf, ChangeList, type EditChanges } from './voxel-changes.ts';
 
 /** The largest box (in voxels) flooded on flat arrays: 32 MiB of each. */

@@ -6,12 +6,11 @@
  * a client tells them apart without the volume. Runs on the encode worker thread.
  */
 import { labelColour } from '../wire/label-colors.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import { findLabel, spatialShape, type LabelIndex } from './label-index.ts';
 import { MeshBuilder } from '../geometry/mesh-builder.ts';
 import { addSegmentSurface, type VoxelFrame } from './segment-surface.ts';
 
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
 
 /** The voxel frame of a volume: its spacing and origin (C order), 1 and 0 where it has none. */

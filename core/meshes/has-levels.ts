@@ -7,9 +7,8 @@
  * answers why not.
  */
 import { segmentVolume } from '../delivery/segment-delivery.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 
-type StoredVolume = ReturnType<typeof segmentVolume>;
 
 /**
  * What levels of detail `result` has: its labels volume, the mesh itself, or why none (made only

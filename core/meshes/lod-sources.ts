@@ -10,11 +10,10 @@ import { MeshBuilder } from '../geometry/mesh-builder.ts';
 import { addSegmentSurface } from '../labels/segment-surface.ts';
 import { voxelFrameOf } from '../labels/segment-mesh.ts';
 import { spatialShape } from '../labels/label-index.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import type { LodSource } from './segment-lods.ts';
 import type { VoxelRegion } from '../edits/version-region.ts';
 
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
 
 /** The identity as a 3 × 4 row-major transform. */

@@ -21,7 +21,7 @@ import { keptWhileMade, type ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError, wrapHostError, type HostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { IndexBox, IndexChange } from '../labels/derived-label-index.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import { hasMeshLevels, meshLevelsOf } from './has-levels.ts';
 import type { MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
@@ -35,7 +35,6 @@ import { LevelSetLineage } from './level-set-lineage.ts';
 import { MESH_SEGMENT, segmentSource, type LodResult, type LodSubject, type SourceOf } from './lod-subjects.ts';
 import { isRegionLabels, type RegionLabels } from './region-labels.ts';
 
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /**
  * The share of `--cache-max-bytes` one level-set build may hold: the host keeps within 1.5 times

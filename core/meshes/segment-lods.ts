@@ -10,7 +10,6 @@
  * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
 import { boundsOf } from '../geometry/cluster-mesh.ts';
-import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';
 import { planLods, type LodPlan } from './lod-plan.ts';
 import { coarser, cutFragments, cutLevel, encodeFragments, meanEdge, type EncodedFragment, type LevelMesh, type LevelOut } from './level-steps.ts';
 import { packLevelSet, type CoarsestLevel, type FragmentEntry, type LevelSetTable, type SegmentLods } from './level-set.ts';
@@ -129,15 +128,45 @@ function unlocked(mesh: LevelMesh): LockedMesh {
   return { ...mesh, lock: new Uint8Array(mesh.vertices.length / 3) };
 }
 
+/**
+ * A surface's manifest (`{segment}.index`) in Neuroglancer's multi-resolution mesh format, all
+ * little-endian: the finest cell's shape and the grid's origin (3 float32 each), the number of
+ * levels (uint32), each level's scale (float32) and vertex offset (3 float32, none here), the
+ * fragments of each level (uint32), then per level its fragments' x, y and z cell positions
+ * (all x, then all y, then all z; uint32, in Z-curve order) and the byte size of each one's
+ * Draco data (uint32), whose sum from the start gives where each begins in `{segment}`.
+ */
+function encodeManifest(plan: LodPlan, scales: readonly number[], levels: readonly EncodedFragment[][]): Uint8Array {
+  const fragments = levels.reduce((n, level) => n + level.length, 0);
+  const bytes = new Uint8Array(28 + levels.length * 20 + fragments * 16);
+  const view = new DataView(bytes.buffer);
+  let at = 0;
+  const f32 = (v: number) => {
+    view.setFloat32(at, v, true);
+    at += 4;
+  };
+  const u32 = (v: number) => {
+    view.setUint32(at, v, true);
+    at += 4;
+  };
+  [plan.chunk, plan.chunk, plan.chunk, ...plan.origin].forEach(f32);
+  u32(levels.length);
+  scales.forEach(f32);
+  for (let i = 0; i < levels.length * 3; i++) f32(0);
+  for (const level of levels) u32(level.length);
+  for (const level of levels) {
+    for (let k = 0; k < 3; k++) for (const fragment of level) u32(fragment.cell[k]!);
+    for (const fragment of level) u32(fragment.draco.byteLength);
+  }
+  return bytes;
+}
+
 /** The levels packed as a set: the manifest, both fragment files (level 0 first) and the table. */
 function packLevels(plan: LodPlan, transform: number[], outs: LevelOut[]): SegmentLods {
   const table = tableOf(plan, transform, outs);
   const at = { draco: 0, glb: 0 };
   const fragments = outs.flatMap((out, level) => entriesOf(level, out.encoded, at));
-  const levels = outs.map(({ encoded }, level): ManifestLevel => {
-    return { scale: table.scales[level]!, cells: encoded.map((f) => f.cell), sizes: encoded.map((f) => f.draco.byteLength) };
-  });
-  const manifest = encodeManifest([plan.chunk, plan.chunk, plan.chunk], plan.origin, levels);
+  const manifest = encodeManifest(plan, table.scales, outs.map((out) => out.encoded));
   const encoded = outs.flatMap((out) => out.encoded);
   return packLevelSet(table, fragments, manifest, encoded.map((f) => f.draco), encoded.map((f) => f.glb));
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { labelSource } from '../../core/meshes/lod-sources.ts';
 import { buildSegmentLods } from '../../core/meshes/segment-lods.ts';
 import { blockLevel } from '../../core/meshes/block-split.ts';
-import { decodeDraco } from '../../core/meshes/draco-decode.ts';
+import { decodeDraco } from '../../core/meshes/assemble-level.ts';
 import { mortonCode } from '../../core/meshes/level-fragments.ts';
 import { CELL_STEPS, planLods } from '../../core/meshes/lod-plan.ts';
 import { boundsOf } from '../../core/geometry/cluster-mesh.ts';
