@@ -19,7 +19,7 @@ import { sleep } from './abortable-sleep.ts';
 import type { DataOptions } from './client-options.ts';
 import type { SpecimenData } from '../wire/decoded-types.ts';
 import { abortError, isAbortError, VitrineHttpError, VitrineJobError } from './errors.ts';
-import type { FollowJobOptions } from './follow-job.ts';
+import type { FollowJobOptions } from './follow-events.ts';
 import type { DeliveryQuery, JobEnd, JobEvent, ProgressMessage, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 
 /** How any job is followed: `VitrineClient.load` (a specimen) and `runFunction` (a function) alike. */
