@@ -2,8 +2,16 @@
  * @module serve-options
  * `vitrine serve` flags (read as option-flags.ts reads every flag) and the host options
  * they give; `vitrine dev` takes the same, `vitrine worker` a subset.
+ *
+ * The admin token of a host started from the command line: on loopback the admin routes stay
+ * open unless `--admin-token` is given; bound to any other address a host reachable by a whole
+ * network would otherwise let anyone list every room, clear the cache or reload, so it makes a
+ * random token at start and says it once on standard output (`admin token: <T>`).
+ * `--admin-token none` keeps the admin routes open on purpose, with a warning.
  */
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { isLoopbackAddress } from '../http/allowed-hosts.ts';
 import { isRedisUrl, type HostOptions } from '../options.ts';
 import { isS3Url } from '../blobs/s3-url.ts';
 import {
@@ -20,7 +28,6 @@ import {
   type FlagReader,
 } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
-import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import { chooseDataDir, type DataDirChoice } from './data-dir-choice.ts';
 import { isIpOrCidr } from '../people/people-options.ts';
@@ -60,6 +67,33 @@ function httpsOptions(get: (flag: 'https-port' | 'tls-cert' | 'tls-key' | 'tls-d
   }
   if ((certFile === null) !== (keyFile === null)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   return { port, certFile, keyFile, dir };
+}
+
+/** The `--admin-token` value that leaves the admin routes open. */
+const NO_ADMIN_TOKEN = 'none';
+
+export interface AdminTokenChoice {
+  /** The token the host checks; null: admin routes open. */
+  token: string | null;
+  /** The line to print on standard output before `listening on`, when the token was made here. */
+  announce: string | null;
+  /** The warning to log, when the routes are left open beyond loopback. */
+  warning: string | null;
+}
+
+/** Decides the admin token from the bind address and `--admin-token` (undefined: not given). */
+function chooseAdminToken(boundHost: string, given: string | null | undefined): AdminTokenChoice {
+  const beyondLoopback = !isLoopbackAddress(boundHost);
+  if (given === NO_ADMIN_TOKEN) {
+    const warning = beyondLoopback
+      ? `--admin-token none: cache stats, cache clear, reload and /metrics are open to every client that reaches ${boundHost}`
+      : null;
+    return { token: null, announce: null, warning };
+  }
+  if (given) return { token: given, announce: null, warning: null };
+  if (!beyondLoopback) return { token: null, announce: null, warning: null };
+  const token = randomBytes(24).toString('base64url');
+  return { token, announce: `admin token: ${token}`, warning: null };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -16,8 +16,7 @@
  *   draw(mirror.annotations());
  * }
  */
-import type { FollowOptions } from './follow-events.ts';
-import { followRoom } from './follow-room.ts';
+import { followRoom, type FollowOptions } from './follow-events.ts';
 import type { Annotation, AnnotationEvent, AnnotationList } from '../wire/scene-types.ts';
 import type { Transport } from './transport.ts';
 

@@ -7,8 +7,7 @@
 import { dataQuery, type ClientOptions, type DataOptions, type InvokeOptions } from './client-options.ts';
 import type { SpecimenData, TypedData } from '../wire/decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
-import { followJob, type FollowJobOptions } from './follow-job.ts';
-import { followRoom, type FollowRoomOptions } from './follow-room.ts';
+import { followJob, followRoom, type FollowJobOptions, type FollowRoomOptions } from './follow-events.ts';
 import { runJob, runJobFlow, type JobEndpoints, type JobFlowOptions, type LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';

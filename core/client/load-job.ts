@@ -1,8 +1,8 @@
 /**
  * @module load-job
  * The background-job flow (start, progress, result) as one awaitable call: start, follow the
- * job's progress (its event stream, or polling with `since` where the host has no stream; see
- * wait-job.ts), fetch the result once done, or cancel with DELETE when the caller aborts.
+ * job's progress (its event stream, or polling with `since` where the host has no stream),
+ * fetch the result once done, or cancel with DELETE when the caller aborts.
  *
  * The result is fetched with `GET /api/specimens/{id}/data` and the same params and room, not
  * with `GET /api/jobs/{id}/result`, by default:
@@ -15,11 +15,12 @@
  * A function started without a specimen has no `/data`, so its flow (`runJobFlow`, as
  * `VitrineClient.runFunction` uses it) takes the job's result.
  */
+import { sleep } from './abortable-sleep.ts';
 import type { DataOptions } from './client-options.ts';
 import type { SpecimenData } from '../wire/decoded-types.ts';
-import { abortError, isAbortError, VitrineJobError } from './errors.ts';
-import { waitForJob, type JobWatchEndpoints } from './wait-job.ts';
-import type { DeliveryQuery, ProgressMessage, StartResponse } from '../wire/wire-types.ts';
+import { abortError, isAbortError, VitrineHttpError, VitrineJobError } from './errors.ts';
+import type { FollowJobOptions } from './follow-events.ts';
+import type { DeliveryQuery, JobEnd, JobEvent, ProgressMessage, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 
 /** How any job is followed: `VitrineClient.load` (a specimen) and `runFunction` (a function) alike. */
 export interface JobFlowOptions {
@@ -53,8 +54,73 @@ export interface LoadOptions extends JobFlowOptions {
   follows?: boolean;
 }
 
+/** Failed stream connections in a row before waiting switches to polling. */
+const STREAM_RETRIES = 3;
+/** Consecutive transport failures (not HTTP errors) tolerated while polling. */
+const POLL_RETRIES = 3;
+
+/**
+ * Follows a running job to its end, reporting each progress message once and in seq order,
+ * and resolves with that end (`done` or `error`). It takes the job's event stream when the host offers it and polls
+ * `/progress?since=` otherwise: when the events route is missing (an older host answers 404
+ * or 405), something in front of the host does not pass event streams, or the stream fails
+ * several times in a row. Polling resumes after the last seq the stream delivered, so the
+ * switch neither repeats nor skips a message, and any real failure (an unknown job's 404)
+ * comes from the polling request itself.
+ */
+async function waitForJob(
+  api: JobControlEndpoints,
+  jobId: string,
+  options: Pick<JobFlowOptions, 'signal' | 'onProgress'> & Required<Pick<JobFlowOptions, 'pollIntervalMs' | 'progressVia'>>,
+): Promise<Omit<JobEnd, 'job_id'>> {
+  const { signal, onProgress, pollIntervalMs } = options;
+  let since = -1;
+  const report = (message: ProgressMessage): void => {
+    if (message.seq <= since) return;
+    since = message.seq;
+    onProgress?.(message, jobId);
+  };
+  if (options.progressVia === 'events') {
+    const events = api.followJob(jobId, { signal, maxRetries: STREAM_RETRIES });
+    try {
+      for (;;) {
+        let next: IteratorResult<JobEvent>;
+        try {
+          next = await events.next();
+        } catch (error) {
+          if (isAbortError(error)) throw error;
+          break; // the stream is not available or keeps failing: poll from `since` on
+        }
+        if (next.done) break;
+        // The caller's onProgress runs outside the try above: its own error is not a stream failure.
+        if (next.value.event === 'progress') report(next.value.data);
+        else return { status: next.value.data.status, error: next.value.data.error };
+      }
+    } finally {
+      await events.return?.();
+    }
+  }
+  let failures = 0;
+  for (;;) {
+    let progress: ProgressResponse;
+    try {
+      progress = await api.progress(jobId, since, signal);
+      failures = 0;
+    } catch (error) {
+      if (isAbortError(error) || error instanceof VitrineHttpError || ++failures > POLL_RETRIES) throw error;
+      await sleep(pollIntervalMs, signal);
+      continue;
+    }
+    for (const message of progress.messages) report(message);
+    if (progress.status !== 'running') return { status: progress.status, error: progress.error };
+    await sleep(pollIntervalMs, signal);
+  }
+}
+
 /** The host calls following any job needs: its progress and cancelling it. */
-export interface JobControlEndpoints extends JobWatchEndpoints {
+export interface JobControlEndpoints {
+  progress(jobId: string, since?: number, signal?: AbortSignal): Promise<ProgressResponse>;
+  followJob(jobId: string, options?: FollowJobOptions): AsyncIterator<JobEvent>;
   cancel(jobId: string): Promise<void>;
 }
 

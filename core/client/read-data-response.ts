@@ -9,8 +9,7 @@
 import { decodeEnvelope } from '../envelope/decode-envelope.ts';
 import type { DecodedEnvelope } from '../envelope/decode-envelope.ts';
 import type { FileData, SpecimenData, TypedData } from '../wire/decoded-types.ts';
-import { decodeTypedResult } from './decode-typed-result.ts';
-import { readAxesInfo } from './volume-axes-info.ts';
+import { decodeTypedResult, readAxesInfo } from './decode-typed-result.ts';
 
 /** Any vendor's v1 envelope media type (the host's `--envelope-media-type` may rename it). */
 const ENVELOPE_TYPE = /^application\/x-[\w.+-]+-envelope-v1\b/i;

@@ -4,6 +4,13 @@
  * use (so they follow the same checks and rooms): compute (into a room's cache, so the
  * room's followers see it) and hear a summary, never the bytes; show a specimen to a room;
  * publish an upload as a specimen.
+ *
+ * What an agent computes must be loadable into a headset at once, and a headset loads only by
+ * specimen id (`GET /api/specimens/{id}/data`). A static specimen is its own id; a computation's
+ * result is published for the room under an id made of the room, what computed it and its
+ * content's hash, so computing the same again gives the same id and publishes nothing new.
+ * Published, it is served by every route (and every host of a service) before any catalog read
+ * lists it.
  */
 import { publishRemote } from '../published/remote-record.ts';
 import { provenanceOf } from '../versions/provenance.ts';
@@ -13,10 +20,11 @@ import { roomIdProblem } from '../events/room-id.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../published/publish-file.ts';
+import { readPublishFields } from '../published/publish-input.ts';
+import { resultAsFile } from '../published/upload-as-file.ts';
 import { computeForRoom, type RoomTarget } from '../rooms/service/room-request.ts';
 import type { ToolArgs, ToolCallContext } from './mcp-tool.ts';
 import { summarizeResult } from '../results/result-summary.ts';
-import { loadableId } from './loadable-id.ts';
 
 /**
  * The room a call names, or the host's default room.
@@ -41,6 +49,27 @@ function computedUrl(call: ToolCallContext, target: Extract<RoomTarget, { kind: 
     target.record ?? call.ctx.catalog.list().find((r) => r.is_dynamic && r.function_name === target.entry.name);
   if (specimen) return dataUrl(call, specimen.id, target.values, room);
   return target.result.type === 'volume' ? `${call.baseUrl}/api/results/${resultId}.zarr/` : null;
+}
+
+/** Longest specimen id. */
+const MAX_ID = 128;
+
+/** `<room>.<name>-<hash>` with what a specimen id may not hold made `-`. */
+function idOf(room: string, name: string, resultId: string): string {
+  const hash = resultId.replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
+  const base = `${room}.${name}`.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-._]+/, '');
+  return `${base.slice(0, MAX_ID - hash.length - 1) || 'result'}-${hash}`;
+}
+
+/** The id `result` (computed by `name` in `room`, content `resultId`) is loaded by; published when new. */
+async function loadableId(call: ToolCallContext, room: string, name: string, result: StoredResult, resultId: string): Promise<string> {
+  const id = idOf(room, name, resultId);
+  const known = call.ctx.catalog.get(id);
+  if (known?.origin === 'published') return id;
+  const { bytes, fileName } = await resultAsFile(result, id);
+  const fields = readPublishFields({ room, display_name: `${name} (${room})`, description: `Computed by ${name} in room ${room}` });
+  await publishFile(call.ctx, id, { bytes, fileName, result, fields });
+  return id;
 }
 
 async function summary(call: ToolCallContext, result: StoredResult, extra: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -2,7 +2,7 @@
  * @module room-voice
  * What a room's voice is to the room: the speaker floor (`bind`, `unbind`, audio frames) and the
  * agent's speech (its reply's text in, `tts` frames and `agent_audio_end` out). The room hands
- * it what it hears; speech-floor.ts and reply-speech.ts are its halves. And what the voice asks
+ * it what it hears; voice-room.ts holds the floor, reply-speech.ts speaks. And what the voice asks
  * of its room (`VoiceHost`): to reach every socket, to stop the running turn (a barge-in), to
  * take a transcribed utterance as a turn, and to report a fault.
  */

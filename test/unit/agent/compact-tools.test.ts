@@ -5,7 +5,7 @@
  * is its function's is named in the function's alternative; tools without `params` are untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { compactTools } from '../../../core/agent/compact-tools.ts';
+import { compactTools } from '../../../core/agent/agent-tools.ts';
 import type { ModelTool } from '../../../core/agent/model/agent-model.ts';
 
 const shape = { type: 'object', description: 'A shape.', properties: { size: { type: 'integer', default: 8 } } };
