@@ -1,7 +1,7 @@
 /**
  * @module annotation-parser
  * The contract of the Python annotation chain, the twin of build/schema/param-parser.ts: a
- * parser says whether it supports an annotation and maps it to the same `ParsedParam` the
+ * parser maps an annotation of its kind (and only such) to the same `ParsedParam` the
  * TypeScript chain produces. `Annotated[..., Range(lo, hi)]` and `Items(min=, max=)` carry
  * bounds and item counts beside the fragment, which the signature applies as the TypeScript
  * side applies its doc-comment tags, so both place them alike.
@@ -41,9 +41,5 @@ export interface PyAnnotationChain {
   parse(input: PyAnnotationInput): PyParsed;
 }
 
-/** One kind of annotation. */
-export interface PyAnnotationParser {
-  readonly name: string;
-  supports(input: PyAnnotationInput): boolean;
-  toSchema(input: PyAnnotationInput, chain: PyAnnotationChain): PyParsed;
-}
+/** One kind of annotation: undefined when the annotation is not of its kind, else what it maps to (or a SchemaError). */
+export type PyAnnotationParser = (input: PyAnnotationInput, chain: PyAnnotationChain) => PyParsed | undefined;

@@ -13,7 +13,7 @@ import { listAnnotation, tupleAnnotation } from './sequence-annotation.ts';
 import { unsupportedAnnotation } from './unsupported-annotation.ts';
 
 /** The parsers in the order they are tried. */
-export const ANNOTATION_PARSERS: readonly PyAnnotationParser[] = [
+const ANNOTATION_PARSERS: readonly PyAnnotationParser[] = [
   optionalAnnotation,
   annotatedAnnotation,
   literalAnnotation,
@@ -22,12 +22,14 @@ export const ANNOTATION_PARSERS: readonly PyAnnotationParser[] = [
   namedAnnotation,
 ];
 
-export function createAnnotationChain(parsers: readonly PyAnnotationParser[] = ANNOTATION_PARSERS): PyAnnotationChain {
+export function createAnnotationChain(): PyAnnotationChain {
   const chain: PyAnnotationChain = {
     parse(input: PyAnnotationInput): PyParsed {
-      const parser = parsers.find((candidate) => candidate.supports(input));
-      if (!parser) throw unsupportedAnnotation(input);
-      return parser.toSchema(input, chain);
+      for (const parser of ANNOTATION_PARSERS) {
+        const parsed = parser(input, chain);
+        if (parsed) return parsed;
+      }
+      throw unsupportedAnnotation(input);
     },
   };
   return chain;

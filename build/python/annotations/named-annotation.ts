@@ -29,8 +29,7 @@ function parsedOf(input: PyAnnotationInput): ParsedParam | undefined {
   return fragment && { kind: 'value', schema: fragment, optional: input.optional };
 }
 
-export const namedAnnotation: PyAnnotationParser = {
-  name: 'named',
-  supports: (input) => parsedOf(input) !== undefined,
-  toSchema: (input) => ({ parsed: parsedOf(input)! }),
+export const namedAnnotation: PyAnnotationParser = (input) => {
+  const parsed = parsedOf(input);
+  return parsed && { parsed };
 };

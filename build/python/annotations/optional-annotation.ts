@@ -14,11 +14,9 @@ function rest(input: PyAnnotationInput) {
   return others.length === 1 ? others[0] : undefined;
 }
 
-export const optionalAnnotation: PyAnnotationParser = {
-  name: 'optional',
-  supports: (input) => rest(input) !== undefined,
-  toSchema(input, chain) {
-    const result = chain.parse({ ...input, expr: rest(input)!, optional: true });
-    return { ...result, parsed: { ...result.parsed, optional: true } };
-  },
+export const optionalAnnotation: PyAnnotationParser = (input, chain) => {
+  const inner = rest(input);
+  if (inner === undefined) return undefined;
+  const result = chain.parse({ ...input, expr: inner, optional: true });
+  return { ...result, parsed: { ...result.parsed, optional: true } };
 };
