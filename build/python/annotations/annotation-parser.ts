@@ -8,8 +8,7 @@
  */
 import type { SourceLocation } from '../../diagnostics/build-diagnostic.ts';
 import type { ParsedParam } from '../../schema/param-parser.ts';
-import type { Bounds } from '../../schema/read-bounds.ts';
-import type { ItemCounts } from '../../schema/read-item-counts.ts';
+import type { Bounds, ItemCounts } from '../../schema/read-bounds.ts';
 import type { PyScope } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
 
