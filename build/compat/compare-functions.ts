@@ -7,8 +7,9 @@
  * parameters; otherwise they are what they look like, one removed and one added.
  */
 import type { ManifestFunction, PluginManifest } from '../../core/registry/manifest-types.ts';
+import { stableJson } from '../../core/wire/stable-json.ts';
 import { classOf, type CompatChange, type Finding } from './compat-change.ts';
-import { canonicalJson, compareParameters, pairBySignature, parameterSignature, valueParameters } from './compare-parameters.ts';
+import { compareParameters, pairBySignature, parameterSignature, valueParameters } from './compare-parameters.ts';
 import type { Language } from './value-shape.ts';
 
 interface Placed {
@@ -26,7 +27,7 @@ function byName(manifests: PluginManifest[]): Map<string, Placed> {
 
 /** Its plugin and what it takes and gives, names and descriptions left out: a rename stays within its plugin. */
 function signatureOf({ plugin, fn }: Placed): string {
-  return canonicalJson({ plugin: plugin.plugin, returns: fn.return_type, parameters: valueParameters(fn).map(parameterSignature) });
+  return stableJson({ plugin: plugin.plugin, returns: fn.return_type, parameters: valueParameters(fn).map(parameterSignature) });
 }
 
 function place(findings: Finding[], at: Placed): CompatChange[] {

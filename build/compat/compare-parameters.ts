@@ -7,6 +7,7 @@
  * they are the only ones and sit at the same place).
  */
 import type { ManifestFunction } from '../../core/registry/manifest-types.ts';
+import { stableJson } from '../../core/wire/stable-json.ts';
 import type { ChangeKind, Finding } from './compat-change.ts';
 import { compareValues } from './compare-value.ts';
 import { showValue, toValueShape, type Language } from './value-shape.ts';
@@ -20,15 +21,6 @@ interface Parameter {
   required: boolean;
 }
 
-/** JSON with sorted keys: equal values give equal text whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
-}
-
 /** The value parameters of `fn`, in order. */
 export function valueParameters(fn: ManifestFunction): Parameter[] {
   const properties = (fn.schema['properties'] ?? {}) as Record<string, Property>;
@@ -39,7 +31,7 @@ export function valueParameters(fn: ManifestFunction): Parameter[] {
 /** What a parameter accepts, description left out: two parameters with the same are one renamed. */
 export function parameterSignature(parameter: Parameter): string {
   const { description: _description, ...rest } = parameter.property;
-  return canonicalJson({ ...rest, required: parameter.required });
+  return stableJson({ ...rest, required: parameter.required });
 }
 
 /** Pairs each removed item with the added one of the same signature, when only one has it (each added item pairs once). */
@@ -82,7 +74,7 @@ function compareOmission(before: Parameter, after: Parameter, subject: string): 
   }
   if (after.required) return [];
   if (hadDefault && hasDefault) {
-    return canonicalJson(before.property['default']) === canonicalJson(after.property['default'])
+    return stableJson(before.property['default']) === stableJson(after.property['default'])
       ? []
       : one('default-changed', `default of ${subject} changed from ${was} to ${now}`);
   }

@@ -13,11 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildPlugins } from '../build-plugins.ts';
 import { formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
+import { statedVersion } from '../manifest/plugin-version.ts';
 import { listBundleFolders } from '../output/read-bundle-folder.ts';
 import type { PluginOutput } from '../output/plugin-output.ts';
+import { PLUGIN_ENTRIES } from '../plugins/find-plugins.ts';
 import type { VersionedManifest } from './compat-report.ts';
 import { fetchedCommit, git } from './fetched-ref.ts';
-import { withVersion } from './source-version.ts';
 
 export type AgainstSource = { kind: 'dir'; dir: string } | { kind: 'git'; ref: string };
 
@@ -53,11 +54,17 @@ export function readBuiltManifests(outDir: string): VersionedManifest[] {
   });
 }
 
-/** The manifests of a build in memory, each with its version (read from `srcDir` when the manifest has none). */
+/**
+ * The manifests of a build in memory, each with its version: one written before manifests had
+ * one is given the version its plugin's folder in `srcDir` states, read as the build reads it.
+ */
 export function manifestsOf(plugins: PluginOutput[], srcDir: string): VersionedManifest[] {
   return plugins.map((plugin) => {
     const manifest = JSON.parse(plugin.files.get('manifest.json')!.toString('utf8')) as VersionedManifest;
-    return withVersion(manifest, path.join(srcDir, plugin.name));
+    if (typeof manifest.version === 'string') return manifest;
+    const dir = path.join(srcDir, plugin.name);
+    const runtime = manifest.runtime === 'python' ? 'python' : 'node';
+    return { ...manifest, version: statedVersion({ dir, entry: path.join(dir, PLUGIN_ENTRIES[runtime]), runtime }).version };
   });
 }
 

@@ -5,8 +5,7 @@
  * array of them (a vector's components). Item counts (`@minItems`, `@maxItems`) apply to
  * arrays of any length; a tuple's length is already fixed.
  */
-import type { Bounds } from './read-bounds.ts';
-import type { ItemCounts } from './read-item-counts.ts';
+import type { Bounds, ItemCounts } from './read-bounds.ts';
 import type { SchemaFragment } from './param-parser.ts';
 
 const isNumber = (fragment: SchemaFragment): boolean => fragment.type === 'number' || fragment.type === 'integer';

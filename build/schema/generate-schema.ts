@@ -11,10 +11,9 @@ import { createDiagnostic, type BuildDiagnostic, type DiagnosticSubject } from '
 import type { JsonValue, ParamChain, ParsedParam } from './param-parser.ts';
 import { acceptsBounds, acceptsItemCounts, applyConstraints, withBounds } from './apply-constraints.ts';
 import { defaultMismatch } from './default-mismatch.ts';
-import { readBounds } from './read-bounds.ts';
+import { readBounds, readItemCounts } from './read-bounds.ts';
 import { readDefault } from './read-default.ts';
 import { readDoc, type FunctionDoc } from './read-doc.ts';
-import { readItemCounts } from './read-item-counts.ts';
 import { SchemaError } from './schema-error.ts';
 import { toFunctionSchema, toProperty } from './schema-object.ts';
 

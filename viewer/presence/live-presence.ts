@@ -16,14 +16,13 @@ import type { LiveMessage, Pose } from '../../core/wire/live-types.ts';
 import type { RoomPeer } from '../../core/wire/room-types.ts';
 import type { Stage } from '../stage/stage.ts';
 import { LiveSocket, type SocketState } from './live-socket.ts';
-import { pagePose } from './page-pose.ts';
+import { pagePose, xrPose } from './page-pose.ts';
 import { peerColour } from './peer-colour.ts';
 import { PeerAvatars } from './peer-avatars.ts';
 import { PeerFollow } from './peer-follow.ts';
 import { PoseSender } from './pose-sender.ts';
 import { installPresenceProbe } from './presence-probe.ts';
 import type { WhoIsHere } from './who-is-here.ts';
-import { xrPose } from './xr-pose.ts';
 
 export class LivePresence {
   readonly #client: VitrineClient;

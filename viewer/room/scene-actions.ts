@@ -9,13 +9,30 @@
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { describeError } from '../panels/request-failure.ts';
-import { addRemoteLayer } from './remote-layer.ts';
 import type { VersionOffer } from './version-offers.ts';
 
 /** A layer as a `PUT` of the scene carries it: everything but the result the host sets. */
 function asNew(layer: SceneLayer): NewLayer {
   const { result: _result, ...rest } = layer;
   return rest;
+}
+
+/** The specimen id of `remote` (`NAME/path/to/cells.ome.zarr`) added to `room`: `room.cells`, safe characters only. */
+function remoteSpecimenId(room: string, remote: string): string {
+  const base = remote.replace(/\/+$/, '').split('/').pop()!.replace('.ome.zarr', '').replace('.zarr', '');
+  const id = `${room}.${base}`.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 128);
+  return id || 'remote';
+}
+
+/**
+ * Publishes `remote` for `room` under an id made of the room's name and the image's (as the
+ * notebook's `room.add_remote` makes it, so both name the same image alike), then adds it as a
+ * specimen layer, a labels layer when the image is an NGFF label image.
+ */
+async function addRemoteLayer(client: VitrineClient, room: string, remote: string): Promise<void> {
+  const id = remoteSpecimenId(room, remote);
+  const published = await client.remotes().publish(id, remote);
+  await client.scene(room).add({ source: { specimen: id, params: {} }, ...(published.labels ? { kind: 'labels' as const } : {}) });
 }
 
 export interface SceneActionsOptions {

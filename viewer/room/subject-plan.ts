@@ -14,21 +14,26 @@
  * look at the room sees it as it is without asking it for anything.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
+import type { LoadOptions } from '../../core/client/load-job.ts';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types.ts';
 import { answerBytes, type CoarseFirstSteps } from '../coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
-import { jobCallbacks, type JobCallbackViews } from './job-callbacks.ts';
 import { hostShapesStatic } from './static-shaping.ts';
 import { eitherSignal, type RequestContext } from './latest-request.ts';
 import { viaBlob, type AdoptedBlob } from './room-blob.ts';
 import { levelsOfAnswer } from './level-layers.ts';
 import type { LodSource } from '../layers/mesh/lod-shared.ts';
-import type { RoomSubject } from './room-follower.ts';
+import type { RoomFollower, RoomSubject } from './room-follower.ts';
+import type { JobView } from '../panels/job-view.ts';
+import type { StageOverlay } from '../stage/stage-overlay.ts';
 import type { VrMode } from '../xr/vr-mode.ts';
 
-export interface SubjectPlanDeps extends JobCallbackViews {
+export interface SubjectPlanDeps {
   client: VitrineClient;
+  job: JobView;
+  overlay: StageOverlay;
+  follower: RoomFollower;
   vr: VrMode | null;
   adopted: AdoptedBlob;
   /** The subject is a function without a specimen. */
@@ -66,9 +71,28 @@ export function subjectPlan(
   const shapedStatic = !deps.isFunction && hostShapesStatic(meta);
   const asIs = !deps.isFunction && !meta.is_dynamic && !shapedStatic;
   const fine = asIs ? undefined : meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
-  // A function's job and a specimen's show their start and progress the same way.
-  const callbacks = () =>
-    jobCallbacks(context, deps, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
+  // Served by the room cache (a hit, or the room's own result read): nothing is computed, so no
+  // room result will answer the request.
+  const servedByRoom = (): void => {
+    deps.cached();
+    if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
+  };
+  // A function's job and a specimen's show their start and progress the same way: the job
+  // panel its id, its state (cached or running) and each message, the loading pill the latest.
+  const callbacks = (): Pick<LoadOptions, 'onStart' | 'onProgress'> => ({
+    onStart: (start) => {
+      if (!context.isCurrent()) return;
+      const cached = start.status === 'done';
+      if (cached) servedByRoom();
+      deps.job.setJobId(start.job_id);
+      deps.job.set(cached ? 'cached' : 'running');
+    },
+    onProgress: (message) => {
+      if (!context.isCurrent()) return;
+      deps.job.addMessage(message);
+      deps.overlay.loadingText(message.text);
+    },
+  });
   // A peer's entry this page adopts is the room's echo: by its blob URL, unless in VR (a
   // budgeted delivery has no blob of the entry), and any `/data` it still asks says it follows.
   const adopted = deps.adopted.take(deps.shown());
@@ -91,8 +115,7 @@ export function subjectPlan(
     // layer the room shows it in, a specimen's from `/data` as a follower.
     // What the room computed, read: served from the room cache, as a hit of the job flow says.
     const fromRoom = (data: SpecimenData): SpecimenData => {
-      deps.cached();
-      if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
+      servedByRoom();
       return data;
     };
     const layerUrl = follows && deps.isFunction ? (deps.activeLayerUrl?.() ?? null) : null;
@@ -119,12 +142,7 @@ export function subjectPlan(
   };
   const load = (id: string, signal?: AbortSignal): Promise<SpecimenData> =>
     client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh);
-  // The blob came: nothing was computed, so no room result will answer the request.
-  const loaded = (): void => {
-    deps.cached();
-    if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
-  };
   const refined = (meta.is_dynamic && !deps.isFunction) || shapedStatic;
-  const plan = viaBlob(blobId, refined ? meta.type : 'none', steps, load, loaded);
+  const plan = viaBlob(blobId, refined ? meta.type : 'none', steps, load, servedByRoom);
   return { ...plan, fine };
 }

@@ -20,7 +20,6 @@ import { initialScale, placeOnTable, scaleAbout } from './specimen-placement.ts'
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
 import type { VrModeOptions, VrSubject } from './vr-mode-options.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
-import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
 
 interface Placed {
@@ -36,6 +35,15 @@ const VR_NEAR = 0.02;
 const VR_FAR = 200;
 
 const NOTHING_PLACED = (): Placed => ({ objects: '', subject: null, center: new THREE.Vector3(), matrix: null });
+
+/** True when `immersive-vr` sessions are supported; false without WebXR or on any error. */
+async function isVrSupported(): Promise<boolean> {
+  try {
+    return (await navigator.xr?.isSessionSupported('immersive-vr')) ?? false;
+  } catch {
+    return false;
+  }
+}
 
 export class VrMode {
   readonly button: HTMLButtonElement;
@@ -105,7 +113,10 @@ export class VrMode {
     let parts: VrSessionParts;
     let sort: Parameters<THREE.WebGLRenderer['setTransparentSort']>[0];
     try {
-      session = await requestVrSession();
+      if (!navigator.xr) throw new Error('this browser has no WebXR');
+      // `local-floor`: the floor at y = 0, so "table height" means something.
+      const features = { requiredFeatures: ['local-floor'], optionalFeatures: ['hand-tracking'] };
+      session = await navigator.xr.requestSession('immersive-vr', features);
       ({ parts, sort } = await this.#loadParts(renderer, scene));
     } catch (error) {
       // A session that started but whose parts did not load ends again.

@@ -73,49 +73,47 @@ function readMarker<K extends string>(call: Call, input: PyAnnotationInput, spec
   return marker;
 }
 
-export const annotatedAnnotation: PyAnnotationParser = {
-  name: 'annotated',
-  supports: (input) => (subscriptArgs(input.expr, input.scope, 'Annotated')?.length ?? 0) >= 2,
-  toSchema(input, chain) {
-    const [inner, ...markers] = subscriptArgs(input.expr, input.scope, 'Annotated')!;
-    const result = chain.parse({ ...input, expr: inner! });
-    let { bounds, counts } = result;
-    for (const written of markers) {
-      const marker = typeExpression(written);
-      const name = marker.kind === 'call' ? nameOf(marker.func, input.scope) : undefined;
-      const twice = (what: string) =>
-        new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, marker), `'${input.parameter}' has two ${what} markers; give one`, input.parameter);
-      if (marker.kind === 'call' && name === 'Range') {
-        if (bounds) throw twice('Range');
-        bounds = readMarker(marker, input, RANGE) satisfies PyBounds;
-        if (result.parsed.kind !== 'value' || !acceptsBounds(result.parsed.schema)) {
-          throw new SchemaError(
-            'VITRINE_SCHEMA_104',
-            bounds.at,
-            `'${input.parameter}' is not a float or int parameter (or a tuple or list of them), so it cannot have a Range`,
-            input.parameter,
-          );
-        }
-      } else if (marker.kind === 'call' && name === 'Items') {
-        if (counts) throw twice('Items');
-        counts = readMarker(marker, input, ITEMS) satisfies PyItemCounts;
-        if (result.parsed.kind !== 'value' || !acceptsItemCounts(result.parsed.schema)) {
-          throw new SchemaError(
-            'VITRINE_SCHEMA_108',
-            counts.at,
-            `'${input.parameter}' is not a list parameter, so it cannot have Items (a tuple's length is already fixed)`,
-            input.parameter,
-          );
-        }
-      } else {
+export const annotatedAnnotation: PyAnnotationParser = (input, chain) => {
+  const args = subscriptArgs(input.expr, input.scope, 'Annotated');
+  if (!args || args.length < 2) return undefined;
+  const [inner, ...markers] = args;
+  const result = chain.parse({ ...input, expr: inner! });
+  let { bounds, counts } = result;
+  for (const written of markers) {
+    const marker = typeExpression(written);
+    const name = marker.kind === 'call' ? nameOf(marker.func, input.scope) : undefined;
+    const twice = (what: string) =>
+      new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, marker), `'${input.parameter}' has two ${what} markers; give one`, input.parameter);
+    if (marker.kind === 'call' && name === 'Range') {
+      if (bounds) throw twice('Range');
+      bounds = readMarker(marker, input, RANGE) satisfies PyBounds;
+      if (result.parsed.kind !== 'value' || !acceptsBounds(result.parsed.schema)) {
         throw new SchemaError(
-          'VITRINE_SCHEMA_100',
-          locationIn(input.scope, marker),
-          `parameter '${input.parameter}' has Annotated metadata \`${marker.text}\`, which the build does not read; use Range(lo, hi) or Items(min=, ` +
-          `max=) from vitrine`,
+          'VITRINE_SCHEMA_104',
+          bounds.at,
+          `'${input.parameter}' is not a float or int parameter (or a tuple or list of them), so it cannot have a Range`,
+          input.parameter,
         );
       }
+    } else if (marker.kind === 'call' && name === 'Items') {
+      if (counts) throw twice('Items');
+      counts = readMarker(marker, input, ITEMS) satisfies PyItemCounts;
+      if (result.parsed.kind !== 'value' || !acceptsItemCounts(result.parsed.schema)) {
+        throw new SchemaError(
+          'VITRINE_SCHEMA_108',
+          counts.at,
+          `'${input.parameter}' is not a list parameter, so it cannot have Items (a tuple's length is already fixed)`,
+          input.parameter,
+        );
+      }
+    } else {
+      throw new SchemaError(
+        'VITRINE_SCHEMA_100',
+        locationIn(input.scope, marker),
+        `parameter '${input.parameter}' has Annotated metadata \`${marker.text}\`, which the build does not read; use Range(lo, hi) or Items(min=, ` +
+        `max=) from vitrine`,
+      );
     }
-    return { parsed: result.parsed, ...(bounds ? { bounds } : {}), ...(counts ? { counts } : {}) };
-  },
+  }
+  return { parsed: result.parsed, ...(bounds ? { bounds } : {}), ...(counts ? { counts } : {}) };
 };

@@ -1,15 +1,14 @@
 /**
  * @module annotation-parser
  * The contract of the Python annotation chain, the twin of build/schema/param-parser.ts: a
- * parser says whether it supports an annotation and maps it to the same `ParsedParam` the
+ * parser maps an annotation of its kind (and only such) to the same `ParsedParam` the
  * TypeScript chain produces. `Annotated[..., Range(lo, hi)]` and `Items(min=, max=)` carry
  * bounds and item counts beside the fragment, which the signature applies as the TypeScript
  * side applies its doc-comment tags, so both place them alike.
  */
 import type { SourceLocation } from '../../diagnostics/build-diagnostic.ts';
 import type { ParsedParam } from '../../schema/param-parser.ts';
-import type { Bounds } from '../../schema/read-bounds.ts';
-import type { ItemCounts } from '../../schema/read-item-counts.ts';
+import type { Bounds, ItemCounts } from '../../schema/read-bounds.ts';
 import type { PyScope } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
 
@@ -41,9 +40,5 @@ export interface PyAnnotationChain {
   parse(input: PyAnnotationInput): PyParsed;
 }
 
-/** One kind of annotation. */
-export interface PyAnnotationParser {
-  readonly name: string;
-  supports(input: PyAnnotationInput): boolean;
-  toSchema(input: PyAnnotationInput, chain: PyAnnotationChain): PyParsed;
-}
+/** One kind of annotation: undefined when the annotation is not of its kind, else what it maps to (or a SchemaError). */
+export type PyAnnotationParser = (input: PyAnnotationInput, chain: PyAnnotationChain) => PyParsed | undefined;

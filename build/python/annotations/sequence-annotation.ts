@@ -41,32 +41,26 @@ function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnot
   return bounds ? withBounds(parsed.schema, bounds) : parsed.schema;
 }
 
-export const tupleAnnotation: PyAnnotationParser = {
-  name: 'tuple',
-  supports: (input) => subscriptArgs(input.expr, input.scope, 'tuple', 'Tuple') !== undefined,
-  toSchema(input, chain) {
-    const args = subscriptArgs(input.expr, input.scope, 'tuple', 'Tuple')!;
-    const empty = args.length === 1 && typeExpression(args[0]!).kind === 'sequence';
-    const open = args.findIndex((arg) => arg.kind === 'ellipsis');
-    if (empty || open >= 0) {
-      const why = empty ? 'is empty' : `ends in \`...\` (any length)`;
-      throw new SchemaError(
-        'VITRINE_SCHEMA_100',
-        locationIn(input.scope, input.expr),
-        `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a ` +
-        `list of any length)`,
-      );
-    }
-    const prefixItems = args.map((arg, index) => elementSchema(input, arg, chain, `element ${index}`));
-    return { parsed: { kind: 'value', schema: tupleFragment(prefixItems), optional: input.optional } };
-  },
+export const tupleAnnotation: PyAnnotationParser = (input, chain) => {
+  const args = subscriptArgs(input.expr, input.scope, 'tuple', 'Tuple');
+  if (!args) return undefined;
+  const empty = args.length === 1 && typeExpression(args[0]!).kind === 'sequence';
+  const open = args.findIndex((arg) => arg.kind === 'ellipsis');
+  if (empty || open >= 0) {
+    const why = empty ? 'is empty' : `ends in \`...\` (any length)`;
+    throw new SchemaError(
+      'VITRINE_SCHEMA_100',
+      locationIn(input.scope, input.expr),
+      `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a ` +
+      `list of any length)`,
+    );
+  }
+  const prefixItems = args.map((arg, index) => elementSchema(input, arg, chain, `element ${index}`));
+  return { parsed: { kind: 'value', schema: tupleFragment(prefixItems), optional: input.optional } };
 };
 
-export const listAnnotation: PyAnnotationParser = {
-  name: 'list',
-  supports: (input) => subscriptArgs(input.expr, input.scope, 'list', 'List')?.length === 1,
-  toSchema(input, chain) {
-    const [element] = subscriptArgs(input.expr, input.scope, 'list', 'List')!;
-    return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, element!, chain, 'an element', true)), optional: input.optional } };
-  },
+export const listAnnotation: PyAnnotationParser = (input, chain) => {
+  const args = subscriptArgs(input.expr, input.scope, 'list', 'List');
+  if (args?.length !== 1) return undefined;
+  return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, args[0]!, chain, 'an element', true)), optional: input.optional } };
 };

@@ -8,7 +8,6 @@ import type { CatalogEntry, ParameterProperty } from '../../../core/wire/wire-ty
 import type { InputKind } from '../../../core/wire/input-schema.ts';
 import { h } from '../../dom.ts';
 import { fieldLabel, type FieldChange, type ParamField } from './param-control.ts';
-import { uploadFile } from '../upload-file.ts';
 
 const ACCEPT: Record<InputKind, string> = {
   mesh: '.stl,.obj,.glb,.ply',
@@ -19,6 +18,24 @@ const ACCEPT: Record<InputKind, string> = {
 
 /** What the picker reads of a catalog entry. */
 type CatalogItem = Pick<CatalogEntry, 'id' | 'display_name' | 'type'>;
+
+/** What `POST /api/uploads` answers for an accepted file. */
+interface UploadAnswer {
+  upload_id: string;
+  type: string;
+}
+
+/** Sends `file` as the body of `POST /api/uploads`; rejects with an Error whose message is the host's detail. */
+async function uploadFile(file: File): Promise<UploadAnswer> {
+  const res = await fetch(`/api/uploads?filename=${encodeURIComponent(file.name)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: file,
+  });
+  const body = (await res.json().catch(() => ({}))) as Partial<UploadAnswer> & { detail?: string };
+  if (!res.ok || typeof body.upload_id !== 'string') throw new Error(body.detail ?? `the upload failed (${res.status})`);
+  return body as UploadAnswer;
+}
 
 let catalog: Promise<CatalogItem[]> | null = null;
 
