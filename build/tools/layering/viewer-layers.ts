@@ -38,7 +38,7 @@ export const VIEWER_LAYERS: readonly (readonly string[])[] = [
   // Following a room: its scene and layer rows, loading layers through the kind dispatch, sync.
   ['room/'],
   // The page: the VR mode joined to it, a loaded specimen shown, its subject opened and run.
-  ['page-vr.ts', 'show-on-stage.ts', 'subject-open.ts', 'viewer-controls.ts'],
+  ['page-vr.ts', 'subject-open.ts', 'viewer-controls.ts'],
   ['subject-run.ts'],
   ['viewer-app.ts'],
   // The bundle's entry: the page and its stylesheets.
