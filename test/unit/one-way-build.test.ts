@@ -17,7 +17,13 @@ const TOOLS = path.join(BUILD, 'tools');
 const SKIPPED = ['dist', 'out'].map((name) => path.join(BUILD, name));
 
 /** The core/ modules the compiler may load: shared vocabulary, each importing only the others. */
-const SHARED = ['core/loading/package-layout.ts', 'core/registry/manifest-types.ts', 'core/params/param-vocabulary.ts', 'core/wire/input-schema.ts', 'core/wire/stable-json.ts'];
+const SHARED = [
+  'core/loading/package-layout.ts',
+  'core/registry/manifest-types.ts',
+  'core/params/param-vocabulary.ts',
+  'core/wire/input-schema.ts',
+  'core/wire/stable-json.ts',
+];
 const isShared = (rel: string) => SHARED.includes(rel) || rel.startsWith('core/sdk/');
 
 function tsFiles(dir: string, found: string[] = []): string[] {
