@@ -1,7 +1,7 @@
 /**
  * @module live-hub
  * A host's live sockets, by room: each peer's poses checked (live-pose.ts), held to their rate
- * (pose-rate.ts), stamped with who sent them and when, and offered to every other peer of the
+ * (poseRate), stamped with who sent them and when, and offered to every other peer of the
  * room on this host (live-receiver.ts: newest-wins per sender) and, through the relay, on every
  * other host. A socket that stops answering pings is closed (socket-heartbeat.ts), so a peer
  * that vanished without a word leaves within 5 s.
@@ -10,12 +10,34 @@ import type { WebSocket } from 'ws';
 import { LiveReceiver } from './live-receiver.ts';
 import type { LiveRelay } from './live-relay.ts';
 import { parsePose, PoseError } from './live-pose.ts';
-import { PoseRate } from './pose-rate.ts';
 import { keepAlive } from './socket-heartbeat.ts';
 import type { Peer } from './peer.ts';
 
 /** WebSocket close codes the hub gives. */
 export const CLOSE = { invalid: 1007, policy: 1008, tooBig: 1009, unsupported: 1003, away: 1001 } as const;
+
+/**
+ * How fast a peer may send poses: 20 a second, with a burst of 10 for a jittery clock. A pose
+ * beyond the rate is dropped; a sender that keeps going (20 dropped more than it was allowed)
+ * is told to stop by closing its socket.
+ */
+const MAX_POSES_PER_SECOND = 20;
+const BURST = 10;
+const TOLERATED_EXCESS = 20;
+
+/** One peer's rate: each pose taken says 'pass', 'drop' (over the rate) or 'close' (far over it). */
+function poseRate(): () => 'pass' | 'drop' | 'close' {
+  let tokens = BURST;
+  let at = Date.now();
+  return () => {
+    const now = Date.now();
+    tokens = Math.min(BURST, tokens + ((now - at) / 1000) * MAX_POSES_PER_SECOND);
+    at = now;
+    tokens -= 1;
+    if (tokens >= 0) return 'pass';
+    return tokens < -TOLERATED_EXCESS ? 'close' : 'drop';
+  };
+}
 
 /** A text frame's text, whichever form ws hands it in. */
 function textOf(data: unknown): string {
@@ -51,7 +73,7 @@ export class LiveHub {
     if (!members) this.#rooms.set(roomId, (members = new Map()));
     const member = { peer, receiver: new LiveReceiver(socket) };
     members.set(peer.id, member);
-    const rate = new PoseRate();
+    const rate = poseRate();
     let silent = false;
     // Any pong says the peer is there (flow pings' too: a slow link answers them before heartbeats).
     keepAlive(socket, () => void (silent = true));
@@ -65,10 +87,10 @@ export class LiveHub {
     socket.send(JSON.stringify({ type: 'welcome', peer }));
   }
 
-  #received(roomId: string, peer: Peer, socket: WebSocket, rate: PoseRate, data: unknown, isBinary: boolean): void {
+  #received(roomId: string, peer: Peer, socket: WebSocket, rate: ReturnType<typeof poseRate>, data: unknown, isBinary: boolean): void {
     if (isBinary) return socket.close(CLOSE.unsupported, 'poses are JSON text frames');
     const text = textOf(data);
-    const verdict = rate.take();
+    const verdict = rate();
     if (verdict === 'close') return socket.close(CLOSE.policy, 'poses faster than 20 a second');
     let pose;
     try {
