@@ -14,19 +14,21 @@
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
 import { isScalarColormap, type ScalarColormap } from '../wire/colormaps.ts';
-import { DEFAULT_MESH_COLOUR, DEFAULT_COLORMAP, DEFAULT_VOLUME_MODE, hexRgb } from '../wire/layer-defaults.ts';
+import { DEFAULT_MESH_COLOUR, DEFAULT_COLORMAP, DEFAULT_VOLUME_MODE, hexRgb, VOLUME_BOX_COLOUR } from '../wire/layer-defaults.ts';
 import type { LayerDisplay, LayerKind } from '../wire/scene-types.ts';
 import type { RoomView } from '../wire/room-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { Camera } from './camera.ts';
+import { onScreen, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
+import { drawLine, type Rgb } from './canvas-draw.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { stepOf } from './render-result.ts';
-import { placed } from './world-frame.ts';
-import { drawVolumeBox } from './volume-box.ts';
+import { placed, volumeCorners } from './world-frame.ts';
 import { renderSlicesInWorld } from './world-slices.ts';
 import { renderVolumeInWorld } from './world-volume.ts';
+
+const BOX_RGB = hexRgb(VOLUME_BOX_COLOUR)! as Rgb;
 
 /** One layer of a picture: its result, and how the room's scene shows it. */
 export interface PictureLayer {
@@ -87,7 +89,12 @@ function drawVolume(layer: PictureLayer, look: LayerLookOf, camera: Camera): Can
   };
   const render = look.mode === 'volume' ? renderVolumeInWorld : renderSlicesInWorld;
   const drawn = render(volume, camera, display.affine, look.labels ? { labels: true } : values);
-  drawVolumeBox(drawn, volume, display.affine, camera);
+  // The box's twelve edges, one pixel wide. Corners run x fastest, then y, then z: corners
+  // one bit apart share an edge.
+  const corners = volumeCorners(volume).map((corner) => onScreen(camera, corner, display.affine));
+  for (let i = 0; i < 8; i++) {
+    for (const bit of [1, 2, 4]) if (!(i & bit)) drawLine(drawn, corners[i]!, corners[i | bit]!, BOX_RGB, 1);
+  }
   return drawn;
 }
 
