@@ -5,14 +5,51 @@
  * text is kept with it (annotations are replaced, never changed in place), so the next version
  * of a room of 100,000 marks held in memory renders again only the marks that moved. The answered forms also
  * come as bytes, a part per batch, so no text of a whole room is ever made.
+ *
+ * A room's annotations as CSV (`GET .../annotations?format=csv`): one row per point, in id
+ * order and each annotation's points in order, with the columns `id, kind, label, layer,
+ * point` (the point's place in its annotation, from 0), `x, y, z`, the measurements `length`
+ * and `volume` (on every row of their annotation; empty where they do not apply), `color`,
+ * `author`, the units (`unit` of the points, `length_unit`, `volume_unit`: mark-units.ts; empty
+ * where a frame states none), then one column per property name found in the room (sorted).
+ * The units come after the columns the export had before them, so a reader that counts columns
+ * still finds what it read. Numbers are written
+ * in the shortest form that reads back as the same double. The same shape imports
+ * (parse-annotation-csv.ts).
  */
 import { inWeighedTurns } from '../memory/turn-batches.ts';
 import type { Annotation, AnnotationList } from '../wire/scene-types.ts';
-import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
 import { stableJson } from '../wire/stable-json.ts';
 import { pointsOf } from './annotation-record.ts';
-import { NO_UNITS, unitFieldsOf, unitsKey, type FrameUnits } from './mark-units.ts';
+import { NO_UNITS, UNIT_FIELDS, unitFieldsOf, unitsKey, type FrameUnits } from './mark-units.ts';
+
+/** The fixed columns, in order. */
+const CSV_COLUMNS = ['id', 'kind', 'label', 'layer', 'point', 'x', 'y', 'z', 'length', 'volume', 'color', 'author', ...UNIT_FIELDS] as const;
+
+const text = (value: string | number | undefined): string => (value === undefined ? '' : String(value));
+
+/** The property names found in the room, sorted: one column each after the fixed ones. */
+function propertyColumns(annotations: readonly Annotation[]): string[] {
+  const names = new Set<string>();
+  for (const a of annotations) if (a.properties) for (const name of Object.keys(a.properties)) names.add(name);
+  return [...names].sort();
+}
+
+/** One annotation's rows (one per point) under the given property columns, its units those of its frame in `units`. */
+function csvRowsOf(a: Annotation, properties: readonly string[], units: FrameUnits = NO_UNITS): string {
+  const unit = unitFieldsOf(a, units);
+  const tail = [
+    text(a.length),
+    text(a.volume),
+    text(a.color),
+    text(a.author),
+    ...UNIT_FIELDS.map((name) => text(unit[name])),
+    ...properties.map((name) => text(a.properties?.[name])),
+  ];
+  const head = [a.id, a.kind, text(a.label), text(a.layer)];
+  return a.points.map((p, index) => csvLine([...head, String(index), String(p[0]), String(p[1]), String(p[2]), ...tail])).join('');
+}
 
 /** Points rendered between two turns of the event loop (500 marks, or one long polyline alone). */
 const BATCH_POINTS = 500;
@@ -89,7 +126,7 @@ function csvForm(annotations: readonly Annotation[], keep: boolean, units: Frame
   return { head: csvLine([...CSV_COLUMNS, ...properties]), rows };
 }
 
-/** The annotations as CSV, one row per point (annotation-csv.ts's shape), in bytes, a part per batch (`keep` and `units` as renderJsonParts'). */
+/** The annotations as CSV, one row per point (the shape above), in bytes, a part per batch (`keep` and `units` as renderJsonParts'). */
 export async function renderCsvParts(annotations: readonly Annotation[], keep = true, units: FrameUnits = NO_UNITS): Promise<Buffer[]> {
   const { head, rows } = csvForm(annotations, keep, units);
   return [Buffer.from(head), ...(await renderBatches(annotations, rows, '', (text) => Buffer.from(text)))];

@@ -9,7 +9,7 @@
  * No HTTP framework here: the result is an OpenedBody (core/http/send-opened.ts sends it).
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { encodePreamble } from '../envelope/preamble.ts';
 import { createHostError, type HostError } from '../errors.ts';
 import type { DataSource, SpecimenRecord } from './specimen-record.ts';
@@ -19,8 +19,24 @@ import { contentDisposition } from './content-disposition.ts';
 import { dataMediaType } from './file-media-types.ts';
 import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from '../formats/npy/npy-header.ts';
 import type { OpenedBody, OpenRequest } from './opened-body.ts';
-import { prefixedStream } from './prefixed-stream.ts';
 import { checkedLabels } from '../results/label-fields.ts';
+
+/**
+ * A readable that yields a small buffer and then everything from another readable, without
+ * buffering the latter: an envelope preamble followed by a file streamed from disk. Destroying
+ * the result (a client that hangs up) destroys the inner stream, which closes its file.
+ */
+function prefixedStream(prefix: Buffer, rest: Readable): Readable {
+  async function* parts(): AsyncGenerator<Buffer> {
+    yield prefix;
+    for await (const chunk of rest) yield chunk as Buffer;
+  }
+  const out = Readable.from(parts(), { objectMode: false });
+  out.once('close', () => {
+    if (!rest.destroyed) rest.destroy();
+  });
+  return out;
+}
 
 export interface StaticDataOptions {
   /** Media type of envelopes (`--envelope-media-type`). */

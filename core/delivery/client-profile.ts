@@ -6,7 +6,7 @@
  * itself (choosing a step with `t` and `c` is not one), its volumes travel as uint8 over their
  * value range at most 256 samples per axis, and its meshes within the headset triangle budget.
  * A segmentation travels the same way with its ids picked, never averaged, and renumbered to
- * fit uint8 (shape-labels.ts); a segment's surface (`segment=`, which says what to send, not
+ * fit uint8 (shape-volume.ts); a segment's surface (`segment=`, which says what to send, not
  * how) as a mesh within budget.
  */
 import type { ResultType } from '../sdk/result-types.ts';

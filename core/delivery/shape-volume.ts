@@ -5,20 +5,61 @@
  * samples, mapping the window linearly onto 0..2^bits-1 for integer types (rounded, clamped).
  * The delivered `valueRange` is then the window: what 0 and the largest integer stand for.
  * Runs on the encode worker thread; the output arrays are shared memory like every stored
- * result.
+ * result, and a delivered volume keeps the input's origin and unit.
+ *
+ * A segmentation is sized and typed without ever averaging ids: `max_dim` picks each block's
+ * most frequent non-zero id (pyramid/block-mode.ts, as the OME-Zarr levels do), and an integer
+ * `dtype` too narrow for the ids renumbers them (labels/label-remap.ts: the ids present, in
+ * ascending order, become 1, 2, 3, ...), names and colours following. A window means nothing
+ * for ids and is not applied. The delivered volume stays labels and its `valueRange` is that
+ * of the ids it holds.
  */
-import type { DType } from '../envelope/dtypes.ts';
+import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
-import { averageBlocks } from '../pyramid/block-mean.ts';
+import { renumber, renumberedFields, renumberingOf } from '../labels/label-remap.ts';
+import { averageBlocks, blockMeanShape } from '../pyramid/block-mean.ts';
+import { blockMode } from '../pyramid/block-mode.ts';
+import { labelFieldsOf } from '../results/label-fields.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
-import { deliveredVolume, reducedSpacing, sharedArray } from './delivered-volume.ts';
 import type { StoredVolume } from '../results/stored-result.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
-import { shapeLabels } from './shape-labels.ts';
 import { hasSteps } from '../results/volume-axes.ts';
 import { selectStep } from './select-step.ts';
 
 const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 };
+/** The largest id each delivered integer type holds. */
+const LABEL_MAX: Partial<Record<DType, number>> = { ...INTEGER_MAX, uint32: 4294967295 };
+
+/** A typed array of `dtype` and `length` in shared memory. */
+function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
+  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
+  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
+}
+
+/** The spacing of `volume` reduced to `shape`: each axis's spacing grown by how much it shrank. */
+function reducedSpacing(volume: StoredVolume, shape: readonly number[]): number[] {
+  const base = volume.spacing ?? volume.shape.map(() => 1);
+  return base.map((s, axis) => (s * volume.shape[axis]!) / shape[axis]!);
+}
+
+/** The delivered volume: `shape`, `dtype`, `data` and `spacing` (when any), with the input's origin and unit. */
+function deliveredVolume(
+  volume: StoredVolume,
+  shape: number[],
+  dtype: DType,
+  data: VolumeResult['data'],
+  spacing: number[] | undefined,
+): StoredVolume {
+  return {
+    type: 'volume',
+    shape,
+    dtype,
+    data,
+    ...(spacing ? { spacing } : {}),
+    ...(volume.origin ? { origin: volume.origin } : {}),
+    ...(volume.unit ? { unit: volume.unit } : {}),
+  } as StoredVolume;
+}
 
 /** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
 function convert(values: ArrayLike<number>, dtype: DType, window: [number, number] | undefined): VolumeResult['data'] {
@@ -38,10 +79,38 @@ function convert(values: ArrayLike<number>, dtype: DType, window: [number, numbe
   return out;
 }
 
+/** The labels volume as the options deliver it (the input when they change nothing). */
+function shapeLabels(volume: StoredVolume, options: DeliveryOptions): StoredVolume {
+  const reduce = options.max_dim !== undefined && volume.shape.some((n) => n > options.max_dim!);
+  const dtype: DType = options.dtype ?? volume.dtype;
+  if (!reduce && dtype === volume.dtype) return volume;
+  let samples: ArrayLike<number> = volume.data;
+  let shape = volume.shape;
+  let spacing = volume.spacing;
+  if (reduce) {
+    const factors = shape.map((n) => Math.max(1, Math.ceil(n / options.max_dim!)));
+    shape = blockMeanShape(volume.shape, factors);
+    const picked = new Uint32Array(shape.reduce((a, b) => a * b, 1));
+    blockMode(volume.data, volume.shape, factors, picked);
+    samples = picked;
+    spacing = reducedSpacing(volume, shape);
+  }
+  const max = LABEL_MAX[dtype];
+  // Numbered over the whole volume, so every size of delivery numbers an id alike.
+  const renumbering = max === undefined ? null : renumberingOf(volume.data, max);
+  const data = sharedArray(dtype, samples.length);
+  if (renumbering) renumber(samples, renumbering, data);
+  else (data as Float64Array).set(samples);
+  const shaped = deliveredVolume(volume, shape, dtype, data, spacing);
+  const range = valueRange(data);
+  if (range) shaped.valueRange = range;
+  return Object.assign(shaped, renumberedFields(labelFieldsOf(volume)!, renumbering));
+}
+
 /**
  * The volume as the options deliver it (the input is returned when nothing changes). A volume
  * with time or channels is delivered one step at a time: the step is chosen first
- * (select-step.ts), then shaped as any volume; labels never averaged (shape-labels.ts).
+ * (select-step.ts), then shaped as any volume; labels never averaged (shapeLabels).
  */
 export function shapeVolume(whole: StoredVolume, options: DeliveryOptions): StoredVolume {
   let volume = whole;

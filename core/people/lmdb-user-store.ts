@@ -8,7 +8,7 @@
  * from its next request on (readers see each committed write without reopening anything).
  * Each committed change also rewrites a small file beside the store (`users.changed`), which a
  * host watches: the kernel queues that news before the writer goes on, so the host hears of a
- * change before any request sent after it, and may remember tokens in between (token-memo.ts);
+ * change before any request sent after it, and may remember tokens in between (people.ts);
  * hearing it also drops the snapshot this process's reads were sharing, so what is read next is
  * the changed store.
  */

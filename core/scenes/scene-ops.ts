@@ -6,13 +6,12 @@
  * applying and writing only if no other writer came first. The store moves `version`; an op
  * never does. Ops throw the catalogued errors (an id taken, an unknown layer, a full scene).
  */
-import type { LayerKind, LayerResult, LayerStale, RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { LayerKind, LayerResult, LayerSource, LayerStale, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { bad, DISPLAY_DEFAULTS, DISPLAY_FIELDS } from './check-display.ts';
 import type { LayerChange, LayerInput } from './check-layer.ts';
 import { sameSource } from './check-source.ts';
 import { makeLayerId } from './layer-ids.ts';
-import { defaultLayerName } from './layer-names.ts';
 import { fitLayerSteps, type StepCounts } from './layer-steps.ts';
 import { MAX_LAYERS } from './scene-limits.ts';
 import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
@@ -29,6 +28,19 @@ export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult; s
 export type SceneOp = (scene: RoomScene) => RoomScene | null;
 
 export const EMPTY_SCENE: RoomScene = { version: 0, layers: [], active: null };
+
+/**
+ * The name a layer takes when a request gives none: what it shows (its specimen or function),
+ * and for a label's surface which segment, so a segmentation and the surfaces made of it read
+ * as different rows in every list (`cells`, `cells segment 2`, `cells all segments`); a source
+ * naming neither gives the layer's id.
+ */
+function defaultLayerName(source: LayerSource, id: string): string {
+  const base = source.specimen ?? source.function;
+  if (base === undefined) return id;
+  if (source.segment === undefined) return base;
+  return source.segment === 'all' ? `${base} all segments` : `${base} segment ${source.segment}`;
+}
 
 /** A stored layer: its fields in one order, the display defaults filled, a name when none was given. */
 export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
