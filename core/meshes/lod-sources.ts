@@ -12,7 +12,7 @@ import { voxelFrameOf } from '../labels/segment-mesh.ts';
 import { spatialShape } from '../labels/label-index.ts';
 import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import type { LodSource } from './segment-lods.ts';
-import type { VoxelRegion } from '../edits/version-region.ts';
+import type { LabelRegion } from './region-labels.ts';
 
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
 
@@ -46,7 +46,7 @@ export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<num
  * to the bit (whole voxel offsets added to float32 fractions, exact in float64), and the set
  * built is the whole volume's byte for byte; `transform` is the volume's.
  */
-export function regionSource(region: VoxelRegion, id: number, box: ArrayLike<number>, triangles: number, transform: number[]): LodSource {
+export function regionSource(region: LabelRegion, id: number, box: ArrayLike<number>, triangles: number, transform: number[]): LodSource {
   const builder = new MeshBuilder(Math.max(4096, Math.ceil(triangles / 2) + 1024));
   const [z0, y0, x0] = region.from;
   const local = Array.from(box, (v, k) => v - region.from[k % 3]!);

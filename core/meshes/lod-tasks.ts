@@ -8,8 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { SegmentLods } from './level-set.ts';
 import type { LevelPart } from './assemble-level.ts';
-import type { TakenBox } from './region-labels.ts';
-import type { VoxelRegion } from '../edits/version-region.ts';
+import type { LabelRegion, TakenBox } from './region-labels.ts';
 
 /**
  * What a level set is built from: a segment of a labels volume (its box and its surface's
@@ -20,7 +19,7 @@ import type { VoxelRegion } from '../edits/version-region.ts';
  */
 export type LodTaskSource =
   | { kind: 'labels'; volume: StoredResult & { type: 'volume' }; id: number; box: number[]; triangles: number }
-  | { kind: 'region'; region: VoxelRegion | TakenBox; id: number; box: number[]; triangles: number; transform: number[] }
+  | { kind: 'region'; region: LabelRegion | TakenBox; id: number; box: number[]; triangles: number; transform: number[] }
   | { kind: 'mesh'; mesh: StoredResult & { type: 'mesh' } };
 
 export interface MeshLodsTask {

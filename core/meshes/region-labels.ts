@@ -9,6 +9,13 @@
  */
 import type { LabelIndex } from '../labels/label-index.ts';
 
+/** Voxels of a box of a volume: `data` in C order over `shape`, whose first voxel is `from` (z, y, x) of the volume. */
+export interface LabelRegion {
+  data: Uint8Array | Uint16Array | Uint32Array;
+  from: [number, number, number];
+  shape: [number, number, number];
+}
+
 /**
  * A box of labels taken to be read on the thread that builds from it: what an edited version's
  * layer took in its turn (the chunks the box meets, frozen, and the later edits that wrote in
