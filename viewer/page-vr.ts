@@ -4,7 +4,7 @@
  * takes the values and the page requests, debounced while dragging), the headset's status
  * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
  * request runs), "Follow room" is the page's switch, the look buttons work the page's colour
- * map and view pickers (xr/vr-look.ts), a layer's visibility or opacity is the page's layer
+ * map and view pickers (pageLook below), a layer's visibility or opacity is the page's layer
  * list's change (room/room-scene.ts), the time row works the time controls in the page's
  * tool area (time/time-controls.ts), the annotation tools are the page's (a mark placed in VR
  * goes to the host as a click's does), so are the segmentation tools (an edit made in VR too),
@@ -20,8 +20,8 @@ import type { RoomFollower } from './room/room-follower.ts';
 import type { RoomSceneView } from './room/room-scene.ts';
 import type { Stage } from './stage/stage.ts';
 import { timeControlsIn } from './time/time-controls.ts';
-import { pageLook } from './xr/vr-look.ts';
 import { VrMode } from './xr/vr-mode.ts';
+import type { VrLook } from './xr/vr-panel.ts';
 
 export interface PageVrHooks {
   stage: Stage;
@@ -40,6 +40,37 @@ export interface PageVrHooks {
   request(mode: ChangeMode): void;
   /** The physical unit of a picked layer's frame (undefined: the room's), as the page's readout and scale bar say it. */
   unitOf(layer: string | undefined): string | null;
+}
+
+/** The next option of `select` that is not disabled, after the chosen one (wrapping round). */
+function nextOption(select: HTMLSelectElement): string {
+  const options = [...select.options].filter((o) => !o.disabled);
+  const at = options.findIndex((o) => o.value === select.value);
+  return options[(at + 1) % options.length]?.value ?? select.value;
+}
+
+/**
+ * The VR panel's look controls over the page's own: the colour map picker and the volume view
+ * picker of the shown result's tool panel. A step from the headset changes the page's control
+ * and fires its `change`, so it is the page's change in every way (a followed room gets it).
+ */
+function pageLook(tools: HTMLElement): { current(): VrLook | null; step(setting: 'colormap' | 'mode'): void } {
+  const colormap = (): HTMLSelectElement | null => tools.querySelector('[data-testid=colour-map]');
+  const mode = (): HTMLSelectElement | null => tools.querySelector('select[data-axis=view]');
+  return {
+    current() {
+      const map = colormap();
+      return map ? { colormap: map.value, mode: mode()?.value ?? null } : null;
+    },
+    step(setting) {
+      const select = setting === 'colormap' ? colormap() : mode();
+      if (!select) return;
+      const next = nextOption(select);
+      if (next === select.value) return;
+      select.value = next;
+      select.dispatchEvent(new Event('change'));
+    },
+  };
 }
 
 export function createPageVr(hooks: PageVrHooks): VrMode {

@@ -29,7 +29,7 @@ import { openSnapshot, snapshotControl } from '../panels/snapshot-view.ts';
 import { sessionControls } from '../panels/session-file.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
-import { ScaleBar } from '../stage/scale-bar.ts';
+import { scaleBar } from '../stage/scale-bar.ts';
 import { attachValueReadout } from '../layers/volume/value-readout.ts';
 import { WhoIsHere } from '../presence/who-is-here.ts';
 import { LivePresence } from '../presence/live-presence.ts';
@@ -197,7 +197,7 @@ export class ViewerRoom {
       stage?.invalidate();
     });
     layout.stagePane.append(this.#banner);
-    if (stage) layout.stagePane.append(new ScaleBar(stage, () => this.unitOf(undefined)).element);
+    if (stage) layout.stagePane.append(scaleBar(stage, () => this.unitOf(undefined)));
   }
 
   /**

@@ -15,7 +15,7 @@ import { formatLength, SCALE_BAR_MAX_PX, scaleBarLength } from '../../core/wire/
 import type { Stage } from './stage.ts';
 
 /** Physical units (of the frame under `root`) one CSS pixel spans at the depth of `target`, for a canvas `heightPx` tall. */
-export function unitsPerPixel(camera: THREE.Camera, target: THREE.Vector3, heightPx: number, root: THREE.Object3D): number {
+function unitsPerPixel(camera: THREE.Camera, target: THREE.Vector3, heightPx: number, root: THREE.Object3D): number {
   let worldHeight: number;
   if ((camera as THREE.PerspectiveCamera).isPerspectiveCamera) {
     const perspective = camera as THREE.PerspectiveCamera;
@@ -32,51 +32,41 @@ export function unitsPerPixel(camera: THREE.Camera, target: THREE.Vector3, heigh
   return worldHeight / heightPx / rootScale;
 }
 
-export class ScaleBar {
-  readonly element: HTMLElement;
-  readonly #line = h('div', { class: 'scale-bar-line' });
-  readonly #label = h('span', { class: 'scale-bar-label', 'data-testid': 'scale-bar-label' });
-  readonly #stage: Stage;
-  readonly #unit: () => string | null;
-  #shown = '';
-
-  /** `unit` is the room frame's unit (null while none is known). */
-  constructor(stage: Stage, unit: () => string | null) {
-    this.#stage = stage;
-    this.#unit = unit;
-    this.element = h(
-      'div',
-      {
-        class: 'scale-bar',
-        'data-testid': 'scale-bar',
-        hidden: true,
-        title: 'Scale at the depth the camera turns about, in the result’s units',
-      },
-      this.#line,
-      this.#label,
-    );
-    stage.onBeforeFrame(() => this.#update());
-  }
-
-  #update(): void {
-    const stage = this.#stage;
+/** The page's scale bar for `stage`, kept up to date before each frame; `unit` is the room frame's unit (null while none is known). */
+export function scaleBar(stage: Stage, unit: () => string | null): HTMLElement {
+  const line = h('div', { class: 'scale-bar-line' });
+  const labelElement = h('span', { class: 'scale-bar-label', 'data-testid': 'scale-bar-label' });
+  const element = h(
+    'div',
+    {
+      class: 'scale-bar',
+      'data-testid': 'scale-bar',
+      hidden: true,
+      title: 'Scale at the depth the camera turns about, in the result’s units',
+    },
+    line,
+    labelElement,
+  );
+  let shownNow = '';
+  stage.onBeforeFrame(() => {
     const shown = stage.layers.list().some((layer) => layer.content && layer.root.visible);
     const height = stage.canvas.clientHeight;
     const bar =
       shown && !stage.renderer.xr.isPresenting && height > 0
         ? scaleBarLength(unitsPerPixel(stage.view.camera, stage.view.controls.target, height, stage.contentRoot), SCALE_BAR_MAX_PX)
         : null;
-    const label = bar ? formatLength(bar, this.#unit()) : '';
+    const label = bar ? formatLength(bar, unit()) : '';
     const pixels = bar ? bar.pixels.toFixed(1) : '';
     // Called before every drawn frame: the page changes only when the bar does.
-    if (`${label}|${pixels}` === this.#shown) return;
-    this.#shown = `${label}|${pixels}`;
-    this.element.hidden = !bar;
+    if (`${label}|${pixels}` === shownNow) return;
+    shownNow = `${label}|${pixels}`;
+    element.hidden = !bar;
     if (!bar) return;
-    this.#line.style.width = `${pixels}px`;
-    this.#label.textContent = label;
+    line.style.width = `${pixels}px`;
+    labelElement.textContent = label;
     // Readable from outside (tests): the length in physical units and in CSS pixels.
-    this.element.dataset.length = String(bar.value);
-    this.element.dataset.pixels = pixels;
-  }
+    element.dataset.length = String(bar.value);
+    element.dataset.pixels = pixels;
+  });
+  return element;
 }

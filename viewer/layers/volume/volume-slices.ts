@@ -3,7 +3,7 @@
  * A scalar volume on the stage: three orthogonal slices through it (the stage's slice point,
  * slice-planes.ts), each with a slider, and a colour map picker; or, switched to the `volume`
  * view, drawn whole by ray marching (volume-raymarch.ts) with an opacity control: the room's
- * view `opacity`, shown and shared as the same 0..1 number (volume-opacity.ts). It stands in
+ * view `opacity`, shown and shared as the same 0..1 number (densityOf below). It stands in
  * its physical frame (volume-frame.ts). Colours follow a window (colour-bar.ts) that opens on
  * the histogram's defaults (window-level.ts), with the layer's gamma; samples under the floor
  * are see-through, so slices do not hide each other.
@@ -20,11 +20,32 @@ import type { ContentHit, LayerLook, StageContent } from '../../stage/stage-cont
 import { sliderRow, type SliderRow } from './slice-planes.ts';
 import { createVolumeBase, type VolumeBase, type VolumeStage } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
-import { densityOf, isVolumeOpacity, VOLUME_OPACITY_DEFAULT } from './volume-opacity.ts';
 import { createRaymarchedVolume, type RaymarchedVolume } from './volume-raymarch.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
 
 export type { VolumeStage } from './volume-base.ts';
+
+/**
+ * A ray-marched volume's opacity: the one number (0..1) the page shows, the room's view stores
+ * and every follower applies, and the density the shader takes from it (how much each voxel
+ * absorbs, volume-raymarch.ts). People and rooms only ever see the first; the second stays in
+ * here. The mapping is linear, five times the opacity: a volume opens at 0.2 (density 1, a
+ * soft look that shows the inside), 1 absorbs five times as much (a near-solid shell), 0
+ * draws nothing. Five times is also what pages before this number was shared drew for the
+ * values they stored, so a room's view kept from then looks the same. A volume opens with
+ * VOLUME_OPACITY_DEFAULT while its room's view names no opacity.
+ */
+const VOLUME_OPACITY_DEFAULT = 0.2;
+
+/** True for a usable opacity (a number within 0..1); anything else leaves the volume as it is. */
+function isVolumeOpacity(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= 1;
+}
+
+/** The ray marcher's density for `opacity` (0..1). */
+function densityOf(opacity: number): number {
+  return 5 * Math.max(0, Math.min(1, opacity));
+}
 
 /** A volume on the stage, with its controls. */
 export interface VolumeContent extends StageContent {

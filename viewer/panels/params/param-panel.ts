@@ -6,11 +6,10 @@
  * panel as a whole.
  */
 import type { ParameterSchema } from '../../../core/wire/wire-types.ts';
-import { h } from '../../dom.ts';
+import { h, replaceChildren } from '../../dom.ts';
 import { createParamField } from './param-field.ts';
 import type { ChangeMode, ParamField } from './param-field.ts';
 import { initialValue, isUnsettable } from './param-check.ts';
-import { UnknownParams } from './unknown-params.ts';
 
 export interface ParamPanelOptions {
   schema: ParameterSchema;
@@ -25,11 +24,19 @@ export class ParamPanel {
   readonly #schema: ParameterSchema;
   readonly #fields: ParamField[] = [];
   readonly #hostError = h('div', { class: 'panel-error', role: 'alert', hidden: true, 'data-testid': 'host-error' });
-  readonly #unknown: UnknownParams;
+  readonly #unknownList = h('ul', { class: 'unknown-list' });
+  readonly #unknown = h(
+    'div',
+    { class: 'unknown-params', hidden: true, 'data-testid': 'unknown-params' },
+    h('p', { class: 'unknown-head' }, 'Not parameters of this function (from the link):'),
+    this.#unknownList,
+  );
+  readonly #onChange: ParamPanelOptions['onChange'];
   #values: Record<string, unknown> = {};
 
   constructor(options: ParamPanelOptions) {
     this.#schema = options.schema;
+    this.#onChange = options.onChange;
     const required = new Set(options.schema.required ?? []);
     const list = h('div', { class: 'fields' });
     for (const [name, prop] of Object.entries(options.schema.properties ?? {})) {
@@ -42,12 +49,7 @@ export class ParamPanel {
       list.appendChild(field.element);
     }
     if (this.#fields.length === 0) list.appendChild(h('p', { class: 'muted' }, 'This function takes no parameters.'));
-    this.#unknown = new UnknownParams((name) => {
-      delete this.#values[name];
-      this.#showUnknown();
-      options.onChange(this.values(), 'commit');
-    });
-    this.element = h('div', { class: 'param-panel' }, this.#hostError, this.#unknown.element, list);
+    this.element = h('div', { class: 'param-panel' }, this.#hostError, this.#unknown, list);
     this.#assign(options.initial);
   }
 
@@ -85,7 +87,37 @@ export class ParamPanel {
     this.#showUnknown();
   }
 
+  /**
+   * Shows the values the schema does not know, e.g. from a shared link made for an older version
+   * of the function. They are still sent (the host says why it refuses them), but they are shown
+   * above the fields, each with its value and a Remove button, so the user sees what is wrong and
+   * can drop it (which sends the values without it).
+   */
   #showUnknown(): void {
-    this.#unknown.show(this.#values, new Set(Object.keys(this.#schema.properties ?? {})));
+    const known = new Set(Object.keys(this.#schema.properties ?? {}));
+    const unknown = Object.keys(this.#values).filter((name) => !known.has(name));
+    this.#unknown.hidden = unknown.length === 0;
+    replaceChildren(
+      this.#unknownList,
+      ...unknown.map((name) =>
+        h(
+          'li',
+          { class: 'unknown-item', 'data-param': name },
+          h('code', { class: 'unknown-name' }, name),
+          h('code', { class: 'unknown-value' }, JSON.stringify(this.#values[name]) ?? 'undefined'),
+          h(
+            'button',
+            { class: 'button ghost small', type: 'button', 'aria-label': `Remove ${name}`, onclick: () => this.#removeUnknown(name) },
+            'Remove',
+          ),
+        ),
+      ),
+    );
+  }
+
+  #removeUnknown(name: string): void {
+    delete this.#values[name];
+    this.#showUnknown();
+    this.#onChange(this.values(), 'commit');
   }
 }
