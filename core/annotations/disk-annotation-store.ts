@@ -25,6 +25,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { pointsOf, toAnnotation } from './annotation-record.ts';
+import { inTurn } from '../memory/key-turns.ts';
 import { weighedRuns } from '../memory/turn-batches.ts';
 import { addedEvents, ANNOTATION_EVENT, byId, eventsOf, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
@@ -63,16 +64,6 @@ export class DiskAnnotationStore implements AnnotationStore {
 
   #room = (roomId: string): RoomRecord => this.#marks.room(roomId);
 
-  /** Runs `work` once every earlier exclusive work of the room has ended. */
-  #alone<T>(roomId: string, work: () => Promise<T>): Promise<T> {
-    const before = this.#exclusive.get(roomId) ?? Promise.resolve();
-    const run = before.then(work, work);
-    const settled = run.catch(() => undefined);
-    this.#exclusive.set(roomId, settled);
-    void settled.then(() => this.#exclusive.get(roomId) === settled && this.#exclusive.delete(roomId));
-    return run;
-  }
-
   #announce(roomId: string, events: readonly AnnotationEvent[]): void {
     for (const data of eventsOf(events)) this.#hub.publish(roomChannel(roomId), { event: ANNOTATION_EVENT, data });
   }
@@ -108,7 +99,7 @@ export class DiskAnnotationStore implements AnnotationStore {
     if (drafts.reduce((points, draft) => points + pointsOf(draft), 0) >= this.#staging.from) {
       // Refused at once when it cannot fit, rather than after the import under way; checked again when its ids are reserved.
       this.#checkRoom(roomId, this.#room(roomId), drafts.length);
-      return this.#alone(roomId, () => this.#addStaged(roomId, drafts));
+      return inTurn(this.#exclusive, roomId, () => this.#addStaged(roomId, drafts));
     }
     const events = await this.#store.write(() => {
       const room = { ...this.#room(roomId) };
@@ -224,7 +215,7 @@ export class DiskAnnotationStore implements AnnotationStore {
   async replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {
     await this.#ready;
     // Not beside an import under way: its hidden ids could be among those restored.
-    return this.#alone(roomId, () => this.#replace(roomId, annotations));
+    return inTurn(this.#exclusive, roomId, () => this.#replace(roomId, annotations));
   }
 
   async #replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {

@@ -8,13 +8,22 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { AgentService, type AgentServiceDeps } from '../agent/agent-service.ts';
-import { modelOf } from '../agent/model/model-of.ts';
+import type { AgentModel } from '../agent/model/agent-model.ts';
+import { AnthropicModel } from '../agent/model/anthropic-model.ts';
+import { OpenAiModel } from '../agent/model/openai-model.ts';
 import type { AgentRoom } from '../agent/agent-room.ts';
 import { OpenAiSpeechToText, OpenAiTextToSpeech, SPEECH_REQUEST_MS } from '../agent/voice/speech-services.ts';
 import { VoiceRoom } from '../agent/voice/voice-room.ts';
 import type { HostContext } from '../host-context.ts';
 import type { People } from '../people/people.ts';
 import type { ConversationRecord } from '../history/conversation-record.ts';
+
+/** The model: none without `--agent-model`, else the provider `--agent-provider` says, at `--agent-url`. Each step's own time limit is the turn's. */
+function modelOf(options: HostContext['options']): AgentModel | null {
+  if (options.agentModel === null) return null;
+  const settings = { model: options.agentModel, url: options.agentUrl, timeoutMs: options.agentTurnTimeoutSeconds * 1000, env: process.env };
+  return options.agentProvider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings);
+}
 
 /** A room's voice when the host has speech to text (`--stt-url`), speaking replies when it has text to speech. */
 function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRoom) | null {

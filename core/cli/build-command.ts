@@ -11,11 +11,8 @@ import { BUILD_USAGE, parseBuildArgs } from './build-args.ts';
 import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { checkOutput } from '../../build/output/check-output.ts';
 import { writeOutput } from '../../build/output/write-output.ts';
+import { plural } from '../formats/decoded-size.ts';
 import { fail, say } from './command-exit.ts';
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
 
 /** Runs `vitrine build` with `argv` (the arguments after `build`); returns the exit code. */
 export async function runBuildCommand(argv: string[]): Promise<number> {

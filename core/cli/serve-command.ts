@@ -10,8 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackAddress } from '../http/allowed-hosts.ts';
 import { listen } from '../server.ts';
-import type { HttpsListener } from '../tls/https-listener.ts';
-import { startHttps } from '../tls/start-https.ts';
+import { startHttps, type HttpsListener } from '../tls/https-listener.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { parseServeOptions, type ServeOptions } from './serve-options.ts';
 import { SERVE_USAGE } from './serve-usage.ts';

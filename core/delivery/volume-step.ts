@@ -10,7 +10,8 @@
  */
 import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { countsOf, hasSteps, plural } from '../results/volume-axes.ts';
+import { plural } from '../formats/decoded-size.ts';
+import { countsOf, hasSteps } from '../results/volume-axes.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 import { invalidDeliveryOption } from './parse-delivery.ts';
 

@@ -12,6 +12,11 @@ export interface DecodedSize {
   what: string;
 }
 
+/** `n word`, or `n words`: how refusals and messages count things. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** A file that would decode past the limit; nothing of it was decoded. */
 export class DecodedSizeError extends Error {
   override name = 'DecodedSizeError';

@@ -6,11 +6,10 @@
  * the format declares the counts or by one pass over the bytes that allocates nothing. A face
  * of n corners is n - 2 triangles: a long face fans out.
  */
-import type { DecodedSize } from './decoded-size.ts';
+import { plural, type DecodedSize } from './decoded-size.ts';
 
 /** A mesh's held arrays: float32 x, y, z per vertex and three uint32 corners per triangle. */
 export function meshSize(vertices: number, triangles: number, extra = 0): DecodedSize {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return {
     bytes: vertices * 12 + triangles * 12 + extra,
     what: `${plural(vertices, 'vertex').replace(/vertexs$/, 'vertices')} and ${plural(triangles, 'triangle')}`,

@@ -137,11 +137,6 @@ export function checkAxesFields(raw: Record<string, unknown>, shape: readonly nu
   return fields;
 }
 
-/** `n word`, or `n words`: how messages about steps and channels count them. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** Whether a volume has a time or channel axis, so it is served one 3-D step at a time. */
 export function hasSteps(volume: { axes?: VolumeAxes | undefined }): boolean {
   return volume.axes !== undefined && volume.axes !== 'zyx';

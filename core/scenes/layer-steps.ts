@@ -9,7 +9,8 @@
  */
 import type { LayerDisplay, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { countsOf, hasSteps, plural, type StepLayout } from '../results/volume-axes.ts';
+import { plural } from '../formats/decoded-size.ts';
+import { countsOf, hasSteps, type StepLayout } from '../results/volume-axes.ts';
 import { bad } from './check-display.ts';
 
 /** How many time steps and channels a result has (one of each without those axes). */

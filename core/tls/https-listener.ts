@@ -5,6 +5,11 @@
  * the plain listener (same routes, same rooms and caches) with the same request and write
  * timeouts and the same JSON answer to requests the parser rejects; WebSocket upgrades (a
  * relay's workers) are handed to the app's own server. Plain HTTP stays as it was.
+ *
+ * `--https-port` for `vitrine serve` and `vitrine dev`: loads the certificate (the named files,
+ * or the kept self-signed one), opens the TLS listener beside the plain one, and prints
+ * `listening on https://HOST:PORT` and then the certificate's SHA-256 fingerprint, which a
+ * person compares with what the headset's browser shows before trusting it.
  */
 import { once } from 'node:events';
 import https from 'node:https';
@@ -12,7 +17,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createClientErrorHandler } from '../http/client-errors.ts';
 import { installWriteTimeout } from '../http/write-timeout.ts';
-import type { TlsCredentials } from './tls-credentials.ts';
+import { loadTlsCredentials, type TlsCredentials, type TlsSource } from './tls-credentials.ts';
 
 export interface HttpsListener {
   /** `https://HOST:PORT` with the real port. */
@@ -22,7 +27,7 @@ export interface HttpsListener {
 }
 
 /** Opens the TLS listener on `host`:`port` (0 picks a free port) once `app` is ready (it has listened on its plain port). */
-export async function listenHttps(app: FastifyInstance, host: string, port: number, credentials: Pick<TlsCredentials, 'cert' | 'key'>): Promise<HttpsListener> {
+async function listenHttps(app: FastifyInstance, host: string, port: number, credentials: Pick<TlsCredentials, 'cert' | 'key'>): Promise<HttpsListener> {
   const { requestTimeoutSeconds, writeTimeoutSeconds } = app.vitrine.options;
   const timeoutMs = Math.round(requestTimeoutSeconds * 1000);
   const server = https.createServer(
@@ -52,4 +57,18 @@ export async function listenHttps(app: FastifyInstance, host: string, port: numb
       await closed;
     },
   };
+}
+
+/** Opens the TLS listener of a listening host; `print` writes one line to standard output. */
+export async function startHttps(
+  app: FastifyInstance,
+  host: string,
+  options: TlsSource & { port: number },
+  print: (line: string) => void,
+): Promise<HttpsListener> {
+  const credentials = await loadTlsCredentials(options);
+  const listener = await listenHttps(app, host, options.port, credentials);
+  print(`listening on ${listener.url}`);
+  print(`tls ${credentials.selfSigned ? 'self-signed certificate' : 'certificate'} ${credentials.certPath} sha256 ${credentials.fingerprint256}`);
+  return listener;
 }

@@ -27,6 +27,7 @@ import { LayerVersions, type LoadedLayer, type NamedVersion, type StoredVolume }
 import { ShownVersions, versionProvenance } from './shown-versions.ts';
 import { VersionRegions } from './version-regions.ts';
 import type { RegionLabels } from '../../meshes/region-labels.ts';
+import { inTurn } from '../../memory/key-turns.ts';
 
 /** A page of a layer's edits, as the log pages. */
 export interface EditPage {
@@ -87,19 +88,9 @@ export class LabelsEditing {
     });
   }
 
-  /** Runs `work` once the layer's earlier work has ended. */
-  #inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = this.#turns.get(key) ?? Promise.resolve();
-    const run = before.then(work, work);
-    const settled = run.catch(() => undefined);
-    this.#turns.set(key, settled);
-    void settled.then(() => this.#turns.get(key) === settled && this.#turns.delete(key));
-    return run;
-  }
-
   /** Runs `work` in the layer's turn, on the layer as loaded (with what other hosts kept since). */
   #inLayer<T>(roomId: string, layerId: string, work: (loaded: LoadedLayer) => T | Promise<T>): Promise<T> {
-    return this.#inTurn(JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId)));
+    return inTurn(this.#turns, JSON.stringify([roomId, layerId]), async () => work(await this.#load(roomId, layerId)));
   }
 
   async #load(roomId: string, layerId: string): Promise<LoadedLayer> {
@@ -138,7 +129,7 @@ export class LabelsEditing {
     const key = JSON.stringify([roomId, layerId]);
     let plannedOn = 0;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const step = await this.#inTurn(key, async () => {
+      const step = await inTurn(this.#turns, key, async () => {
         let { edits } = await this.#load(roomId, layerId);
         const edit = asked(edits);
         const ahead = ifMatch === undefined && edit.op !== 'undo' && edit.op !== 'redo';

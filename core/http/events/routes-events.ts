@@ -9,13 +9,18 @@
  *
  * The job and room routes use the `'manual'` kind of @fastify/sse: the `'only'` kind answers a
  * client that refuses `text/event-stream` with a 406 whose body is not the host's error shape.
+ *
+ * The host stream opens with the last failed build of each plugin, as it carried it: a
+ * `build-error` stands until a `reload` of that plugin (a good build swapped in, or the plugin
+ * removed) replaces it, so a page opened after a failed build shows the error as one open at
+ * the time did.
  */
 import { requestIdentity } from '../../people/request-user.ts';
 import type { RoomReaders } from '../../people/room-readers.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOST_CHANNEL } from '../../events/channels.ts';
+import type { EventHub, HostEvent } from '../../events/event-hub.ts';
 import { streamChannel } from '../../events/event-stream.ts';
-import { FailedBuilds } from '../../events/failed-builds.ts';
 import type { StreamLimit } from '../../events/stream-limit.ts';
 import { StreamScope } from '../../events/stream-scope.ts';
 import type { HostContext } from '../../host-context.ts';
@@ -36,6 +41,42 @@ export interface EventRoutesOptions {
   jobRereadMs?: number;
   /** Where each room stream registers, to be ended once its client may no longer read the room (absent: never ended so). */
   readers?: Pick<RoomReaders, 'register'>;
+}
+
+/** What of a `build-error` or `reload` event's data names its plugin. */
+function pluginOf(event: HostEvent): string | null {
+  const plugin = (event.data as { plugin?: unknown } | null)?.plugin;
+  return typeof plugin === 'string' ? plugin : null;
+}
+
+class FailedBuilds {
+  readonly #failed = new Map<string, HostEvent>();
+  readonly #off: () => void;
+
+  /** Follows the host channel of `hub` until {@link close}. */
+  constructor(hub: EventHub) {
+    this.#off = hub.tap((channel, event) => {
+      if (channel !== HOST_CHANNEL) return;
+      const plugin = pluginOf(event);
+      if (plugin === null) return;
+      if (event.event === 'build-error') {
+        // Listed again at the end: the newest failure is the last one a new stream hears.
+        this.#failed.delete(plugin);
+        this.#failed.set(plugin, event);
+      } else if (event.event === 'reload') {
+        this.#failed.delete(plugin);
+      }
+    });
+  }
+
+  /** The `build-error` events that still stand, oldest first. */
+  current(): HostEvent[] {
+    return [...this.#failed.values()];
+  }
+
+  close(): void {
+    this.#off();
+  }
 }
 
 type JobRequest = FastifyRequest<{ Params: { id: string }; Querystring: { since?: string } }>;

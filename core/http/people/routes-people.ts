@@ -4,16 +4,23 @@
  * user the request is) and a room's access, `GET` (to those who may read it; an open room
  * answers `public: "write"` and no owner) and `PUT` (its owner or an admin; the first user to
  * set it when the room is open becomes its owner).
+ *
+ * A `PUT` decided: someone unknown is refused (401); an open room is closed by the first user
+ * who sets its access, who becomes its owner (an admin may name another); a closed room's access
+ * is changed by its owner (who may hand it on) or an admin. The owner the change was decided on
+ * is checked again as it is stored, so of two people closing an open room at once exactly one
+ * becomes its owner.
  */
 import type { FastifyInstance } from 'fastify';
 import { MAX_ROOM_ID_LENGTH } from '../../events/layer-slots.ts';
 import { ROOM_ID_PATTERN } from '../../events/room-id.ts';
 import { createHostError } from '../../errors.ts';
-import { changeAccess } from '../../people/access-change.ts';
+import type { AccessStore } from '../../people/access-store.ts';
 import type { People } from '../../people/people.ts';
 import { ANONYMOUS, requestIdentity } from '../../people/request-user.ts';
-import { OPEN_ROOM, type RoomAccess } from '../../people/room-access.ts';
+import { accessRefusal, checkAccessBody, OPEN_ROOM, type RoomAccess } from '../../people/room-access.ts';
 import { TICKET_TTL_SECONDS } from '../../people/ticket-store.ts';
+import type { Identity } from '../../people/users.ts';
 import type { RoomParams } from '../route-inputs.ts';
 
 export const ACCESS_PATH = '/api/rooms/:room_id/access';
@@ -32,6 +39,30 @@ const ACCESS_BODY = {
     public: { enum: ['write', 'read', 'none'] },
   },
 };
+
+const ATTEMPTS = 5;
+
+function nextOwner(current: RoomAccess | null, who: Identity, named: string | null): string {
+  if (!current) return who.admin && named ? named : who.name;
+  return named ?? current.owner;
+}
+
+async function changeAccess(store: AccessStore, roomId: string, who: Identity | null, body: unknown): Promise<RoomAccess> {
+  if (!who) throw createHostError('SPC_ERR_ACCESS_SIGN_IN', roomId);
+  const change = checkAccessBody(body);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await store.get(roomId);
+    if (current && !who.admin && who.name !== current.owner) {
+      // Someone who may not even read the room is told it is not there.
+      throw accessRefusal(roomId, current, who, 'read') ?? createHostError('SPC_ERR_ACCESS_OWNER_ONLY', roomId, current.owner);
+    }
+    const access: RoomAccess = { ...change, owner: nextOwner(current, who, change.owner) };
+    const done = await store.set(roomId, access, current?.owner ?? null);
+    if (done.changed) return access;
+  }
+  const now = await store.get(roomId);
+  throw createHostError('SPC_ERR_ACCESS_OWNER_ONLY', roomId, now?.owner ?? '?');
+}
 
 export interface PeopleRouteOptions {
   people: People;

@@ -5,10 +5,13 @@
  * always travels that way (with its X-Result-Id, so its OME-Zarr store opens), other files
  * once a delivery option asks for more than the file itself. Files travel as they are
  * otherwise, compressed once per file version when the client accepts it and it is worth it.
- * A headset that cannot load a GLB or PLY mesh gets it as binary STL within its triangle
- * budget (delivery/headset-file.ts). HEAD, Range requests and relayed data keep the streamed
- * file.
+ * The Godot headset client reads STL, OBJ and FBX meshes at run time, not GLB or PLY: when it
+ * asks for a static `.glb` or `.ply` mesh with no delivery options of its own, the file is read
+ * as a mesh and travels as binary STL (named `<stem>.stl`) within the headset triangle budget;
+ * a PLY holding points, not faces, travels as it is. HEAD, Range requests and relayed data keep
+ * the streamed file.
  */
+import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from '../../catalog/content-disposition.ts';
 import { dataMediaType } from '../../catalog/file-media-types.ts';
@@ -17,8 +20,7 @@ import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
 import { checkDeliveryFits } from '../../delivery/check-delivery.ts';
 import { isEmptyDelivery, type DeliveryOptions } from '../../delivery/delivery-options.ts';
 import { resolveDelivery } from '../../delivery/request-delivery.ts';
-import type { ClientProfileSettings } from '../../delivery/client-profile.ts';
-import { fileStem, headsetFileDelivery } from '../../delivery/headset-file.ts';
+import { isHeadsetClient, type ClientProfileSettings } from '../../delivery/client-profile.ts';
 import { fileVersion, staticFileSource, staticResult } from '../../delivery/static-result.ts';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
@@ -30,6 +32,16 @@ import { sendStaticData } from '../send-opened.ts';
 
 /** What sending static data reads from its host. */
 export type StaticDeliveryDeps = DeliveryReplyDeps & { options: ClientProfileSettings } & Pick<HostContext, 'functions' | 'resultIds'>;
+
+/** File extensions the headset cannot load as meshes. */
+const CONVERTED = new Set(['.glb', '.ply']);
+
+/** The delivery a static file gets for this request instead of its own bytes, or null when it travels as it is. */
+function headsetFileDelivery(fileName: string, asked: DeliveryOptions, userAgent: string | undefined, settings: ClientProfileSettings): DeliveryOptions | null {
+  if (!settings.clientProfiles || !isEmptyDelivery(asked) || !isHeadsetClient(userAgent)) return null;
+  if (!CONVERTED.has(path.extname(fileName).toLowerCase())) return null;
+  return { format: 'stl', max_triangles: settings.headsetTriangles };
+}
 
 /** The file as it is: compressed once per version when the client takes it, else streamed. */
 async function sendFileAsItIs(ctx: StaticDeliveryDeps, reply: FastifyReply, record: SpecimenRecord): Promise<FastifyReply> {
@@ -62,7 +74,8 @@ export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: Fastify
   if (headset) {
     const mesh = await staticResult(ctx.delivery, record, source).catch(() => null);
     // A file that does not read as a mesh travels as it is.
-    if (mesh?.type === 'mesh') return sendDelivery(ctx, reply, mesh, headset, fileStem(source.fileName), await ctx.resultIds.of(mesh));
+    const stem = path.basename(source.fileName, path.extname(source.fileName));
+    if (mesh?.type === 'mesh') return sendDelivery(ctx, reply, mesh, headset, stem, await ctx.resultIds.of(mesh));
   }
   const type = source.npy ? 'volume' : specimenType(ctx.functions, record);
   // A known client's profile shapes volumes; other files go as they are unless asked.
