@@ -63,7 +63,13 @@ function fragmentsOf(segment: number, lods: ShownLevels, level: number): object[
  * are `{segment}/{level}.json`.
  */
 export function segmentSidecar(segment: number, lods: ShownLevels): object {
-  const counts = 'counts' in lods ? lods.counts : Array.from({ length: lods.levels }, (_, level) => lods.fragments.filter((f) => f.level === level).length);
+  let counts: number[];
+  if ('counts' in lods) counts = lods.counts;
+  else {
+    // One pass over the fragments, not one per level.
+    counts = new Array<number>(lods.levels).fill(0);
+    for (const fragment of lods.fragments) counts[fragment.level]!++;
+  }
   return {
     segment,
     levels: lods.levels,
