@@ -27,8 +27,10 @@ const MIN_SAVING = 0.1;
  * Brotli quality 5, a good ratio at a speed fit for 100 MB volumes.
  */
 function compressIfWorth(bytes: Uint8Array, encoding: ContentEncoding): Buffer | null {
-  const params = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength };
-  const compressed = encoding === 'gzip' ? gzipSync(bytes, { level: 6 }) : brotliCompressSync(bytes, { params });
+  const compressed =
+    encoding === 'gzip'
+      ? gzipSync(bytes, { level: 6 })
+      : brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
   return compressed.byteLength <= bytes.byteLength * (1 - MIN_SAVING) ? compressed : null;
 }
 
