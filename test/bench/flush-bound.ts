@@ -32,6 +32,8 @@ export interface FlushBound {
   /** The filesystem and device the folder lies on (`df -T`). */
   readonly disk: string;
   sample(i: number): Promise<FlushSample>;
+  /** Milliseconds of one lmdb-js put and its flushed commit alone (the floor's `lmdbPut`), for sampling in the adds' turns. */
+  commit(i: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function openFlushBound(dir: string): Promise<FlushBound> {
   };
   return {
     disk: diskOf(dir),
+    commit: (i) => timed(() => alone.put(['turn', i], record(i))),
     async sample(i) {
       const at = (2 + (i % PAGES)) * PAGE;
       const floors: [keyof FlushSample, () => unknown][] = [
