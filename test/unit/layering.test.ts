@@ -4,6 +4,8 @@
  * included, so no change adds an arrow back up unnoticed. `npm run layering` prints the same
  * findings with counts.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { againstTable, coreImports, mutualFolders, roomsIn, specifiersOf } from '../../build/tools/layering/core-imports.ts';
@@ -28,6 +30,10 @@ describe('the layering of core/', () => {
     expect([...ENTRY_FILES, ...roomsIn(CORE)].filter((room) => layerOf(room) === undefined)).toEqual([]);
     const listed = LAYERS.flat();
     expect(listed.filter((room, at) => listed.indexOf(room) !== at)).toEqual([]);
+  });
+
+  it('names no room that is gone (a stale name would hold a place nothing takes)', () => {
+    expect(LAYERS.flat().filter((room) => !existsSync(path.join(CORE, room)))).toEqual([]);
   });
 
   it('has no two folders importing each other but through a known exception or the package entry', () => {

@@ -6,6 +6,8 @@
  * build/tools/layering/viewer-layers.ts, so the stage knows no layer kind and no two folders
  * import each other. `npm run layering` prints the same.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { againstTable, coreImports, mutualFolders, roomsIn } from '../../build/tools/layering/core-imports.ts';
@@ -64,6 +66,10 @@ describe('the layering of viewer/', () => {
     expect(roomsIn(VIEWER).filter((room) => layerOf(room, VIEWER_LAYERS) === undefined)).toEqual([]);
     const listed = VIEWER_LAYERS.flat();
     expect(listed.filter((room, at) => listed.indexOf(room) !== at)).toEqual([]);
+  });
+
+  it('names no room that is gone (a stale name would hold a place nothing takes)', () => {
+    expect(VIEWER_LAYERS.flat().filter((room) => !existsSync(path.join(VIEWER, room)))).toEqual([]);
   });
 
   it('has no two folders importing each other', () => {
