@@ -50,9 +50,12 @@ export async function checkSpecimenUse(record: RoomSpecimen | undefined, writes 
   const check = actingCheck();
   if (!check || record?.room === undefined) return;
   for (const use of roomUsesOf(record, writes, hidden ?? unknownSpecimen(record.id))) {
-    await check(use.room, use.want).catch((error: unknown) => {
+    // A try rather than .catch(): a check that throws before it returns a promise is mapped too.
+    try {
+      await check(use.room, use.want);
+    } catch (error) {
       throw asUseAnswers(use, error);
-    });
+    }
   }
 }
 
