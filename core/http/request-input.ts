@@ -28,7 +28,7 @@ export function sinceQuery(query: Record<string, unknown>): string | undefined {
 }
 
 /** Digits only: a whole number from 0. */
-const WHOLE = /^\d{1,15}$/;
+export const WHOLE = /^\d{1,15}$/;
 
 /** Entries a page of a log holds when `limit` is not given. */
 const DEFAULT_PAGE = 1000;

@@ -56,7 +56,7 @@ function rangesOf(data: Samples, layout: StepLayout): { ranges: [number, number]
 }
 
 /** The largest finite |v| of a field whose channels 0, 1, 2 are its components. */
-export function magnitudeMaxOf(data: ArrayLike<number>, layout: StepLayout): number {
+function magnitudeMaxOf(data: ArrayLike<number>, layout: StepLayout): number {
   let top = 0;
   for (let t = 0; t < layout.steps; t++) {
     const x0 = blockOffset(layout, t, 0);

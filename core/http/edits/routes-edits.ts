@@ -21,7 +21,7 @@ import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
 import { PROVENANCE_HEADER } from '../../versions/provenance.ts';
 import { versionHeader } from '../../edits/service/shown-versions.ts';
 import { sendDelivery, type DeliveryReplyDeps } from '../reply-delivery.ts';
-import { pageQuery, roomOf } from '../request-input.ts';
+import { pageQuery, roomOf, WHOLE } from '../request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_ID_PATH } from '../route-inputs.ts';
 
 export type EditRouteDeps = DeliveryReplyDeps &
@@ -45,8 +45,6 @@ const EDIT_BODY = {
     '{"op": "paint", "label": n, "center": [z, y, x], "radius": r, "only"?: m} or {"op": "paint", "label": n, "voxels": [[z, y, x], ...]} | ' +
     '{"op": "names", "label_names"?: {...}, "label_colors"?: {...}}',
 };
-
-const WHOLE = /^\d{1,15}$/;
 
 /** `If-Match: "<version>"` as a version; absent: none. */
 function ifMatchOf(raw: string | string[] | undefined): number | undefined {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { Replays } from '../../history/replays.ts';
-import { MAX_LOG_PAGE } from '../../history/room-log-store.ts';
+import { pageLimit } from '../../history/room-log-store.ts';
 import { LogPages } from '../../history/log-pages.ts';
 import { sendShared } from '../send-shared.ts';
 import { pageQuery, roomOf } from '../request-input.ts';
@@ -60,7 +60,7 @@ export async function historyRoutes(app: FastifyInstance, { ctx }: { ctx: Histor
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       const { since, limit } = pageQuery(request.query, 'entry');
-      return sendShared(reply.type('application/json; charset=utf-8'), await pages.page(roomId, since, Math.min(MAX_LOG_PAGE, limit)));
+      return sendShared(reply.type('application/json; charset=utf-8'), await pages.page(roomId, since, pageLimit(limit)));
     },
   );
 
