@@ -59,7 +59,6 @@ function sendAnswer(reply: FastifyReply, answer: EditAnswer): FastifyReply {
 }
 
 export async function editRoutes(app: FastifyInstance, { ctx, editing }: { ctx: EditRouteDeps; editing: LabelsEditing }): Promise<void> {
-
   app.post<LayerParams & { Body: unknown }>(
     '/api/rooms/:room_id/layers/:layer_id/edits',
     {

@@ -234,7 +234,6 @@ export function resumeSeq(request: JobRequest): number {
 }
 
 export async function eventRoutes(app: FastifyInstance, { context, limit, jobRereadMs, readers }: EventRoutesOptions): Promise<void> {
-
   // The host-wide stream opens with `hello`, then carries `reload` (a plugin was swapped in:
   // its name, functions and specimen ids), `build-error` (under `vitrine dev`: the plugin
   // and its errors with file, line and column) and `catalog` (published specimens changed).

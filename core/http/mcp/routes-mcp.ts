@@ -72,7 +72,6 @@ async function createServer(call: ToolCallContext, log: FastifyRequest['log']): 
 }
 
 export async function mcpRoutes(app: FastifyInstance, { ctx, headsets }: { ctx: ToolDeps; headsets?: HeadsetCalls }): Promise<void> {
-
   app.post('/mcp', {
     schema: {
       summary: 'Model Context Protocol (Streamable HTTP, stateless): tools for agents',

@@ -71,7 +71,6 @@ export interface PeopleRouteOptions {
 }
 
 export async function peopleRoutes(app: FastifyInstance, { people, announce }: PeopleRouteOptions): Promise<void> {
-
   app.post('/api/tickets', {
     schema: {
       summary: 'A one-time ticket for an event stream, for a browser whose EventSource cannot send Authorization',

@@ -69,7 +69,6 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
 export type DataDeps = RequestDeps & StaticDeliveryDeps & ComputedReplyDeps & Pick<HostContext, 'catalog' | 'results' | 'remotes'>;
 
 export async function specimenDataRoutes(app: FastifyInstance, { ctx }: { ctx: DataDeps }): Promise<void> {
-
   // Deliveries compress themselves (once per variant, with Content-Length): the on-the-fly
   // compression of other routes must not touch them.
   app.get<IdParams & { Querystring: DataQuery }>('/api/specimens/:id/data', { compress: false, schema: GET_SCHEMA }, async (request, reply) => {

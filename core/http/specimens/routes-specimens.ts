@@ -33,7 +33,6 @@ function specimenForStart(ctx: Pick<SpecimenDeps, 'catalog'>, id: string): Speci
 export type SpecimenDeps = StartDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'reload'>;
 
 export async function specimenRoutes(app: FastifyInstance, { ctx }: { ctx: SpecimenDeps }): Promise<void> {
-
   // Arrays published for a room's layers are that room's: listed only to a request naming it.
   const list = async (request: FastifyRequest<{ Querystring: { room?: string } }>) => {
     const room = request.query.room || undefined;
