@@ -14,6 +14,7 @@
  */
 import { publishRemote } from '../published/remote-record.ts';
 import { provenanceOf } from '../versions/provenance.ts';
+import { MAX_SPECIMEN_ID_LENGTH } from '../catalog/specimen-id.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import { roomIdProblem } from '../events/room-id.ts';
@@ -51,14 +52,11 @@ function computedUrl(call: ToolCallContext, target: Extract<RoomTarget, { kind: 
   return target.result.type === 'volume' ? `${call.baseUrl}/api/results/${resultId}.zarr/` : null;
 }
 
-/** Longest specimen id. */
-const MAX_ID = 128;
-
 /** `<room>.<name>-<hash>` with what a specimen id may not hold made `-`. */
 function idOf(room: string, name: string, resultId: string): string {
   const hash = resultId.replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
   const base = `${room}.${name}`.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-._]+/, '');
-  return `${base.slice(0, MAX_ID - hash.length - 1) || 'result'}-${hash}`;
+  return `${base.slice(0, MAX_SPECIMEN_ID_LENGTH - hash.length - 1) || 'result'}-${hash}`;
 }
 
 /** The id `result` (computed by `name` in `room`, content `resultId`) is loaded by; published when new. */

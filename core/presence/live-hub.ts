@@ -153,7 +153,7 @@ export class LiveHub {
     if (isBinary) return socket.close(CLOSE.unsupported, 'poses are JSON text frames');
     const text = textOf(data);
     const verdict = rate();
-    if (verdict === 'close') return socket.close(CLOSE.policy, 'poses faster than 20 a second');
+    if (verdict === 'close') return socket.close(CLOSE.policy, `poses faster than ${MAX_POSES_PER_SECOND} a second`);
     let pose;
     try {
       pose = parsePose(text);
