@@ -19,7 +19,7 @@ import { valueRange } from '../envelope/value-range.ts';
 import { renumber, renumberedFields, renumberingOf } from '../labels/label-remap.ts';
 import { averageBlocks, blockMeanShape } from '../pyramid/block-mean.ts';
 import { blockMode } from '../pyramid/block-mode.ts';
-import { labelFieldsOf } from '../results/label-fields.ts';
+import { isLabelDType, LABEL_MAX, labelFieldsOf } from '../results/label-fields.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import type { StoredVolume } from '../results/stored-result.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
@@ -27,8 +27,6 @@ import { hasSteps } from '../results/volume-axes.ts';
 import { selectStep } from './select-step.ts';
 
 const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 };
-/** The largest id each delivered integer type holds. */
-const LABEL_MAX: Partial<Record<DType, number>> = { ...INTEGER_MAX, uint32: 4294967295 };
 
 /** A typed array of `dtype` and `length` in shared memory. */
 function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
@@ -95,7 +93,8 @@ function shapeLabels(volume: StoredVolume, options: DeliveryOptions): StoredVolu
     samples = picked;
     spacing = reducedSpacing(volume, shape);
   }
-  const max = LABEL_MAX[dtype];
+  // The largest id a label dtype holds; any other type keeps the ids as they are.
+  const max = isLabelDType(dtype) ? LABEL_MAX[dtype] : undefined;
   // Numbered over the whole volume, so every size of delivery numbers an id alike.
   const renumbering = max === undefined ? null : renumberingOf(volume.data, max);
   const data = sharedArray(dtype, samples.length);
