@@ -14,11 +14,12 @@
  * for ids and is not applied. The delivered volume stays labels and its `valueRange` is that
  * of the ids it holds.
  */
-import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
+import type { DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
 import { renumber, renumberedFields, renumberingOf } from '../labels/label-remap.ts';
 import { averageBlocks, blockMeanShape } from '../pyramid/block-mean.ts';
 import { blockMode } from '../pyramid/block-mode.ts';
+import { sharedSamples } from '../pyramid/volume-pyramid.ts';
 import { isLabelDType, LABEL_MAX, labelFieldsOf } from '../results/label-fields.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import type { StoredVolume } from '../results/stored-result.ts';
@@ -27,12 +28,6 @@ import { hasSteps } from '../results/volume-axes.ts';
 import { selectStep } from './select-step.ts';
 
 const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 };
-
-/** A typed array of `dtype` and `length` in shared memory. */
-function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
-  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
-  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-}
 
 /** The spacing of `volume` reduced to `shape`: each axis's spacing grown by how much it shrank. */
 function reducedSpacing(volume: StoredVolume, shape: readonly number[]): number[] {
@@ -61,7 +56,7 @@ function deliveredVolume(
 
 /** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
 function convert(values: ArrayLike<number>, dtype: DType, window: [number, number] | undefined): VolumeResult['data'] {
-  const out = sharedArray(dtype, values.length);
+  const out = sharedSamples(dtype, values.length);
   const max = INTEGER_MAX[dtype];
   if (max === undefined) {
     const float = dtype === 'float32' || dtype === 'float64';
@@ -97,7 +92,7 @@ function shapeLabels(volume: StoredVolume, options: DeliveryOptions): StoredVolu
   const max = isLabelDType(dtype) ? LABEL_MAX[dtype] : undefined;
   // Numbered over the whole volume, so every size of delivery numbers an id alike.
   const renumbering = max === undefined ? null : renumberingOf(volume.data, max);
-  const data = sharedArray(dtype, samples.length);
+  const data = sharedSamples(dtype, samples.length);
   if (renumbering) renumber(samples, renumbering, data);
   else (data as Float64Array).set(samples);
   const shaped = deliveredVolume(volume, shape, dtype, data, spacing);
