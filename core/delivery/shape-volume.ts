@@ -14,12 +14,13 @@
  * for ids and is not applied. The delivered volume stays labels and its `valueRange` is that
  * of the ids it holds.
  */
-import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
+import type { DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
 import { renumber, renumberedFields, renumberingOf } from '../labels/label-remap.ts';
 import { averageBlocks, blockMeanShape } from '../pyramid/block-mean.ts';
 import { blockMode } from '../pyramid/block-mode.ts';
-import { labelFieldsOf } from '../results/label-fields.ts';
+import { sharedSamples } from '../pyramid/volume-pyramid.ts';
+import { isLabelDType, LABEL_MAX, labelFieldsOf } from '../results/label-fields.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import type { StoredVolume } from '../results/stored-result.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
@@ -27,14 +28,6 @@ import { hasSteps } from '../results/volume-axes.ts';
 import { selectStep } from './select-step.ts';
 
 const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 };
-/** The largest id each delivered integer type holds. */
-const LABEL_MAX: Partial<Record<DType, number>> = { ...INTEGER_MAX, uint32: 4294967295 };
-
-/** A typed array of `dtype` and `length` in shared memory. */
-function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
-  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
-  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-}
 
 /** The spacing of `volume` reduced to `shape`: each axis's spacing grown by how much it shrank. */
 function reducedSpacing(volume: StoredVolume, shape: readonly number[]): number[] {
@@ -63,7 +56,7 @@ function deliveredVolume(
 
 /** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
 function convert(values: ArrayLike<number>, dtype: DType, window: [number, number] | undefined): VolumeResult['data'] {
-  const out = sharedArray(dtype, values.length);
+  const out = sharedSamples(dtype, values.length);
   const max = INTEGER_MAX[dtype];
   if (max === undefined) {
     const float = dtype === 'float32' || dtype === 'float64';
@@ -95,10 +88,11 @@ function shapeLabels(volume: StoredVolume, options: DeliveryOptions): StoredVolu
     samples = picked;
     spacing = reducedSpacing(volume, shape);
   }
-  const max = LABEL_MAX[dtype];
+  // The largest id a label dtype holds; any other type keeps the ids as they are.
+  const max = isLabelDType(dtype) ? LABEL_MAX[dtype] : undefined;
   // Numbered over the whole volume, so every size of delivery numbers an id alike.
   const renumbering = max === undefined ? null : renumberingOf(volume.data, max);
-  const data = sharedArray(dtype, samples.length);
+  const data = sharedSamples(dtype, samples.length);
   if (renumbering) renumber(samples, renumbering, data);
   else (data as Float64Array).set(samples);
   const shaped = deliveredVolume(volume, shape, dtype, data, spacing);

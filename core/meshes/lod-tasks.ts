@@ -5,7 +5,7 @@
  * the transport depends on this folder's shapes and never the other way round.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 import type { SegmentLods } from './level-set.ts';
 import type { LevelPart } from './assemble-level.ts';
 import type { LabelRegion, TakenBox } from './region-labels.ts';
@@ -18,7 +18,7 @@ import type { LabelRegion, TakenBox } from './region-labels.ts';
  * a mesh.
  */
 export type LodTaskSource =
-  | { kind: 'labels'; volume: StoredResult & { type: 'volume' }; id: number; box: number[]; triangles: number }
+  | { kind: 'labels'; volume: StoredVolume; id: number; box: number[]; triangles: number }
   | { kind: 'region'; region: LabelRegion | TakenBox; id: number; box: number[]; triangles: number; transform: number[] }
   | { kind: 'mesh'; mesh: StoredResult & { type: 'mesh' } };
 

@@ -1,8 +1,8 @@
 /**
  * @module canvas-draw
  * Flat shapes over a picture, each blended over what is drawn (coverage from the distance to
- * the shape, so edges are smooth without supersampling): a box, a line of some width, and a
- * marker disc with a dark rim, as the page draws a mark's point.
+ * the shape, so edges are smooth without supersampling): a box, a line of some width, the
+ * edges of a box in space, and a marker disc with a dark rim, as the page draws a mark's point.
  */
 import type { Canvas } from './canvas.ts';
 
@@ -40,6 +40,14 @@ export function drawLine(canvas: Canvas, a: readonly number[], b: readonly numbe
       blendPixel(canvas, x, y, colour, half + 0.5 - distance);
     }
   }
+}
+
+/**
+ * The twelve edges of a box in space from its eight corners on screen. Corners run x fastest,
+ * then y, then z: corners one bit apart share an edge.
+ */
+export function drawBoxEdges(canvas: Canvas, corners: readonly (readonly number[])[], colour: Rgb, width: number): void {
+  for (let i = 0; i < 8; i++) for (const bit of [1, 2, 4]) if (!(i & bit)) drawLine(canvas, corners[i]!, corners[i | bit]!, colour, width);
 }
 
 /** A disc of `radius` pixels at (cx, cy) in `colour`, with a dark rim a fifth of its radius wide. */

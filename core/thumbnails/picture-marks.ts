@@ -13,7 +13,7 @@ import type { AnnotationKind, Vec3 } from '../wire/scene-types.ts';
 import { drawText, GLYPH, textWidth } from './bitmap-font.ts';
 import { onScreen, type Camera } from './camera.ts';
 import type { Canvas } from './canvas.ts';
-import { drawLine, drawMarker, fillBox, type Rgb } from './canvas-draw.ts';
+import { drawBoxEdges, drawLine, drawMarker, fillBox, type Rgb } from './canvas-draw.ts';
 
 /** A mark as the picture draws it. */
 export interface PictureMark {
@@ -66,8 +66,9 @@ export function drawMarks(canvas: Canvas, marks: readonly PictureMark[], camera:
 /** A box's edges between its two opposite corners; answers its centre on screen. */
 function drawBox(canvas: Canvas, mark: PictureMark, colour: Rgb, camera: Camera, width: number): [number, number] {
   const [a, b] = [mark.points[0]!, mark.points[1]!];
+  // x fastest, then y, then z: the corner order drawBoxEdges reads.
   const corner = (i: number): Vec3 => [i & 1 ? b[0] : a[0], i & 2 ? b[1] : a[1], i & 4 ? b[2] : a[2]];
   const corners = Array.from({ length: 8 }, (_, i) => onScreen(camera, corner(i), mark.affine));
-  for (let i = 0; i < 8; i++) for (const bit of [1, 2, 4]) if (!(i & bit)) drawLine(canvas, corners[i]!, corners[i | bit]!, colour, width);
+  drawBoxEdges(canvas, corners, colour, width);
   return [(corners[0]![0] + corners[7]![0]) / 2, (corners[0]![1] + corners[7]![1]) / 2];
 }

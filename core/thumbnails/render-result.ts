@@ -8,7 +8,7 @@
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
 import { selectStep } from '../delivery/select-step.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredVolume } from '../results/stored-result.ts';
 import { hasSteps, stepLayout } from '../results/volume-axes.ts';
 import type { Canvas } from './canvas.ts';
 import { renderImage } from './render-image.ts';
@@ -55,7 +55,7 @@ const LOOKS: Record<string, Look> = {
 export function stepOf(volume: VolumeResult, t?: number): VolumeResult {
   if (!hasSteps(volume)) return volume;
   const { steps } = stepLayout(volume);
-  const stored = { ...volume, type: 'volume' } as StoredResult & { type: 'volume' };
+  const stored = { ...volume, type: 'volume' } as StoredVolume;
   const step = t === undefined ? Math.floor(steps / 2) : Math.min(steps - 1, Math.max(0, Math.floor(t)));
   return selectStep(stored, { t: step, c: volume.vector ? 'magnitude' : 0 }).step;
 }

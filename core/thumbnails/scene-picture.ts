@@ -30,7 +30,7 @@ import { valueRange } from '../envelope/value-range.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { fromView, onScreen, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
-import { drawLine, type Rgb } from './canvas-draw.ts';
+import { drawBoxEdges, type Rgb } from './canvas-draw.ts';
 import { labelColours } from './render-labels.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
@@ -183,12 +183,8 @@ function drawVolume(layer: PictureLayer, look: LayerLookOf, camera: Camera): Can
   };
   const render = look.mode === 'volume' ? renderVolumeInWorld : renderSlicesInWorld;
   const drawn = render(volume, camera, display.affine, look.labels ? { labels: true } : values);
-  // The box's twelve edges, one pixel wide. Corners run x fastest, then y, then z: corners
-  // one bit apart share an edge.
-  const corners = volumeCorners(volume).map((corner) => onScreen(camera, corner, display.affine));
-  for (let i = 0; i < 8; i++) {
-    for (const bit of [1, 2, 4]) if (!(i & bit)) drawLine(drawn, corners[i]!, corners[i | bit]!, BOX_RGB, 1);
-  }
+  // The box's edges, one pixel wide.
+  drawBoxEdges(drawn, volumeCorners(volume).map((corner) => onScreen(camera, corner, display.affine)), BOX_RGB, 1);
   return drawn;
 }
 
