@@ -9,7 +9,6 @@
 import { segmentVolume } from '../delivery/segment-delivery.ts';
 import type { StoredResult, StoredVolume } from '../results/stored-result.ts';
 
-
 /**
  * What levels of detail `result` has: its labels volume, the mesh itself, or why none (made only
  * when read: `/data` asks this of every answer and needs no sentence).

@@ -35,7 +35,6 @@ import { LevelSetLineage } from './level-set-lineage.ts';
 import { MESH_SEGMENT, segmentSource, type LodResult, type LodSubject, type SourceOf } from './lod-subjects.ts';
 import { isRegionLabels, type RegionLabels } from './region-labels.ts';
 
-
 /**
  * The share of `--cache-max-bytes` one level-set build may hold: the host keeps within 1.5 times
  * the cache (and its own 300 MiB), the cache itself taking up to once, so a build gets the half
