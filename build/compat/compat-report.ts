@@ -6,10 +6,9 @@
  * The comparison fails when any breaking change is not allowed.
  */
 import type { PluginManifest } from '../../core/registry/manifest-types.ts';
+import { UNVERSIONED } from '../manifest/plugin-version.ts';
 import type { ChangeClass, CompatChange } from './compat-change.ts';
 import { compareFunctions, countFunctions } from './compare-functions.ts';
-
-export const UNVERSIONED = '0.0.0';
 
 /** A manifest as this reads it: `version` may be missing in one written by an older build. */
 export type VersionedManifest = PluginManifest & { version?: string };

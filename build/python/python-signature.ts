@@ -15,7 +15,7 @@ import type { GeneratedSignature } from '../schema/generate-schema.ts';
 import type { JsonValue } from '../schema/param-parser.ts';
 import { SchemaError } from '../schema/schema-error.ts';
 import { toFunctionSchema, toProperty } from '../schema/schema-object.ts';
-import type { PyAnnotationChain, PyParsed } from './annotations/annotation-parser.ts';
+import type { PyAnnotationChain, PyBounds, PyParsed } from './annotations/annotation-parser.ts';
 import { floatForInteger, readPythonDefault } from './python-defaults.ts';
 import { isNone, locationIn, type PyScope } from './python-names.ts';
 import type { PyFunction, PyParameter } from './reader-output.ts';
@@ -43,11 +43,12 @@ function shapeProblem(param: PyParameter, scope: PyScope): SchemaError | undefin
   return undefined;
 }
 
-/** The default written into the schema (undefined for none), checked against the fragment. */
+/** The default written into the schema (undefined for none), checked against the fragment and a scalar's bounds. */
 function valueDefault(
   param: PyParameter,
   parsed: PyParsed & { parsed: { kind: 'value' } },
   fragment: Record<string, unknown>,
+  scalarBounds: PyBounds | undefined,
   scope: PyScope,
 ): JsonValue | undefined {
   const written = param.default;
@@ -64,7 +65,6 @@ function valueDefault(
   if (parsed.parsed.optional && isNone(written)) return undefined;
   const at = locationIn(scope, written);
   const value = readPythonDefault(written, at, param.name);
-  const scalarBounds = parsed.bounds && (fragment['type'] === 'number' || fragment['type'] === 'integer') ? parsed.bounds : undefined;
   const mismatch = floatForInteger(fragment, written)
     ? { code: 'VITRINE_SCHEMA_102' as const, text: 'is not an integer' }
     : defaultMismatch(scalarBounds ? withBounds(fragment, scalarBounds) : fragment, value);
@@ -104,11 +104,12 @@ export function generatePythonSignature(
       }
       const valueParsed = parsed as PyParsed & { parsed: { kind: 'value' } };
       const fragment = applyConstraints(valueParsed.parsed.schema, parsed.bounds, parsed.counts);
-      const defaultValue = valueDefault(param, valueParsed, fragment, scope);
+      // A scalar's bounds stay out of the fragment: they follow the description and default.
+      const scalarBounds = fragment.type === 'number' || fragment.type === 'integer' ? parsed.bounds : undefined;
+      const defaultValue = valueDefault(param, valueParsed, fragment, scalarBounds, scope);
       parameters.push({ name: param.name, kind: 'value' });
       if (!valueParsed.parsed.optional && param.default === null) required.push(param.name);
-      const isScalar = fragment.type === 'number' || fragment.type === 'integer';
-      properties[param.name] = toProperty(fragment, doc.params.get(param.name), defaultValue, isScalar ? parsed.bounds : undefined);
+      properties[param.name] = toProperty(fragment, doc.params.get(param.name), defaultValue, scalarBounds);
     } catch (error) {
       if (!(error instanceof SchemaError)) throw error;
       report(error, param.name);

@@ -67,7 +67,7 @@ function imports(python: string, module: string): Promise<boolean> {
 }
 
 /** The path of an interpreter other than `current` that imports `module`, or null. */
-export async function interpreterWith(module: string, current: string): Promise<string | null> {
+async function interpreterWith(module: string, current: string): Promise<string | null> {
   const used = await canonical(current);
   for (const candidate of CANDIDATES) {
     if (candidate === current || (await canonical(candidate)) === used) continue;

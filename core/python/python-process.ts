@@ -48,11 +48,12 @@ export interface ProcessReady {
 export class PythonProcessExit extends Error {}
 
 /** Bytes of output one call may put in the log. */
-export const MAX_BYTES_PER_CALL = 64 * 1024;
+const MAX_BYTES_PER_CALL = 64 * 1024;
 /** Longest line logged; longer ones are cut. */
-export const MAX_LINE_CHARS = 2000;
+const MAX_LINE_CHARS = 2000;
 
-export class PluginOutput {
+/** A process's prints on their way to the log, within the cap of each call. */
+class PluginOutput {
   #log: (line: string) => void;
   #logged = 0;
   #dropped = 0;
