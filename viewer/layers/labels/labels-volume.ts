@@ -13,9 +13,9 @@ import type { VoxelBox } from '../../../core/wire/edit-types.ts';
 import { hexOfRgb, labelColour, type LabelSources } from '../../../core/wire/label-colors.ts';
 import { labelIdsOf, type LabelIds } from './label-ids.ts';
 import { createLabelsRaymarch, type LabelsRaymarch } from './labels-raymarch.ts';
-import { createVolumeBase } from '../volume/volume-base.ts';
+import { createVolumeBase, type VolumeStage } from '../volume/volume-base.ts';
 import { volumeFrame } from '../volume/volume-frame.ts';
-import type { VolumeContent, VolumeStage } from '../volume/volume-slices.ts';
+import type { VolumeContent } from '../volume/volume-slices.ts';
 
 /** Ids listed in the panel at most (the rest are drawn, and named when pointed at). */
 const LISTED = 24;

@@ -15,15 +15,15 @@ export interface MarkListActions {
   remove(mark: Annotation): void;
 }
 
-/** A field for a mark's label (`kind` its class, `placeholder` also what a screen reader says), 256 characters at most. */
-export function labelField(kind: string, placeholder: string, testid: string): HTMLInputElement {
-  return h('input', { type: 'text', class: `text ${kind}`, maxlength: 256, placeholder, 'aria-label': placeholder, 'data-testid': testid });
+/** A field for a mark's label (`name` its class and test id, `placeholder` also what a screen reader says), 256 characters at most. */
+export function labelField(name: string, placeholder: string): HTMLInputElement {
+  return h('input', { type: 'text', class: `text ${name}`, maxlength: 256, placeholder, 'aria-label': placeholder, 'data-testid': name });
 }
 
 class MarkRow {
   readonly element: HTMLElement;
   readonly #kind = h('span', { class: 'mark-kind' });
-  readonly #label = labelField('mark-label', 'label', 'mark-label');
+  readonly #label = labelField('mark-label', 'label');
   readonly #measure = h('span', { class: 'mark-measure', 'data-testid': 'mark-measure' });
   readonly #author = h('span', { class: 'mark-measure mark-author', 'data-testid': 'mark-author' });
   #mark: Annotation;

@@ -18,7 +18,7 @@ const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
 export class MarkTools {
   readonly element: HTMLElement;
   readonly #buttons: HTMLButtonElement[];
-  readonly #label = labelField('mark-new-label', 'label for new marks', 'mark-new-label');
+  readonly #label = labelField('mark-new-label', 'label for new marks');
   readonly #status = h('p', { class: 'mark-status', 'data-testid': 'mark-status', 'aria-live': 'polite' });
   /** Why the page may not place marks ('' when it may). */
   #readOnly = '';

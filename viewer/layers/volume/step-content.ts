@@ -15,9 +15,9 @@ import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import { h, toolRow } from '../../dom.ts';
 import type { StepChannel } from '../../time/step-cache.ts';
 import { CHANNEL_FLOOR, channelIndex, marchChannels, type ChannelLook } from './channel-volume.ts';
-import { createVolumeBase } from './volume-base.ts';
+import { createVolumeBase, type VolumeStage } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
-import { VolumeSlices, type VolumeContent, type VolumeStage } from './volume-slices.ts';
+import { VolumeSlices, type VolumeContent } from './volume-slices.ts';
 
 /** One fetched piece of a step: a channel (or vector mode) and its samples. */
 export interface StepPiece {

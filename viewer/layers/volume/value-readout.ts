@@ -74,8 +74,9 @@ export function attachValueReadout(
     text.dataset.label = pick.label ? String(pick.label.id) : '';
     text.dataset.point = JSON.stringify(pick.room.toArray().map((v) => Number(v.toPrecision(6))));
     const unit = unitOf(pick.layer);
-    position.textContent = formatPosition(positionOf(pick), unit);
-    position.dataset.position = JSON.stringify(positionOf(pick).map((v) => Number(v.toPrecision(6))));
+    const at = positionOf(pick);
+    position.textContent = formatPosition(at, unit);
+    position.dataset.position = JSON.stringify(at.map((v) => Number(v.toPrecision(6))));
     position.dataset.unit = unit ?? '';
   };
   const onMove = (event: PointerEvent): void => {

@@ -23,8 +23,6 @@ import { volumeFrame } from './volume-frame.ts';
 import { createRaymarchedVolume, type RaymarchedVolume } from './volume-raymarch.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
 
-export type { VolumeStage } from './volume-base.ts';
-
 /**
  * A ray-marched volume's opacity: the one number (0..1) the page shows, the room's view stores
  * and every follower applies, and the density the shader takes from it (how much each voxel
