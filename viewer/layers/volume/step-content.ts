@@ -29,7 +29,8 @@ const COMPONENTS = ['x', 'y', 'z'];
 
 /**
  * How a vector field is drawn: the mode picker (`select[data-control=vector-mode]`), offering
- * its magnitude, one of its components, or its direction as colour; `picked` gets the `c` chosen
+ * its magnitude, one of its components, or its direction as colour (each component mapped from
+ * minus to plus the largest magnitude onto red, green and blue); `picked` gets the `c` chosen
  * (each mode is the `c` a step is fetched with). The choice is this page's own: a room's layer
  * has no field for it.
  */
