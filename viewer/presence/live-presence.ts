@@ -10,6 +10,14 @@
  * the peer followed is not drawn meanwhile (its frustum would sit at this page's own eye).
  * Entering or leaving VR opens the socket again saying the kind the page is now (`headset` in
  * VR), so the others' lists show it as what it is; the host lists it again under the same id.
+ *
+ * A page's own pose as the room sees it: its camera is its head (where it looks from, down its
+ * -z), and while the mouse is over the stage its pointer is the ray from the camera through the
+ * mouse. Both are said in the room's frame (the content root's), so peers that placed the
+ * content elsewhere (a headset's table) see them where they are relative to it. In a headset
+ * the pose is read from the session's frame instead: its head (the viewer), each tracked hand
+ * (its grip, or where it points when it has no grip) and its pointer (the right hand's ray, else
+ * the other's). The frame's reference space is the stage's world.
  */
 import * as THREE from 'three';
 import type { VitrineClient } from '../../core/client/client.ts';
@@ -23,16 +31,6 @@ import { PeerFollow } from './peer-follow.ts';
 import { PoseSender } from './pose-sender.ts';
 import { installPresenceProbe } from './presence-probe.ts';
 import type { WhoIsHere } from './who-is-here.ts';
-
-/**
- * A page's own pose as the room sees it: its camera is its head (where it looks from, down its
- * -z), and while the mouse is over the stage its pointer is the ray from the camera through the
- * mouse. Both are said in the room's frame (the content root's), so peers that placed the
- * content elsewhere (a headset's table) see them where they are relative to it. In a headset
- * the pose is read from the session's frame instead: its head (the viewer), each tracked hand
- * (its grip, or where it points when it has no grip) and its pointer (the right hand's ray, else
- * the other's). The frame's reference space is the stage's world.
- */
 
 const FORWARD = new THREE.Vector3(0, 0, -1);
 
