@@ -14,6 +14,24 @@ import path from 'node:path';
 
 export const LOCK_FILE = 'lock';
 
+/** The text of the `/proc` file `file`; null when it cannot be read (no `/proc`, or the process is gone). */
+function procText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` from the state (field 3) on; null when it cannot be read. The
+ * name (field 2) may hold spaces and parentheses: the fields after its last ')' start at field 3.
+ */
+function statFields(pid: number): string[] | null {
+  const stat = procText(`/proc/${pid}/stat`);
+  return stat === null ? null : stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /**
  * Where a process stands in time, as the kernel tells it (`/proc/<pid>/stat`, clock ticks since
  * boot, with the boot's id): `<boot id>/<start ticks>`, so that a process id written down earlier
@@ -21,15 +39,10 @@ export const LOCK_FILE = 'lock';
  * pid alone must then do).
  */
 function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The name (field 2) may hold spaces and parentheses: the fields after its last ')' start at field 3.
-    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    if (!ticks || !/^\d+$/.test(ticks)) return null;
-    return `${bootId()}/${ticks}`;
-  } catch {
-    return null;
-  }
+  // The start time is field 22.
+  const ticks = statFields(pid)?.[19];
+  if (!ticks || !/^\d+$/.test(ticks)) return null;
+  return `${bootId()}/${ticks}`;
 }
 
 /** The kernel's flag on a task that has begun to exit (include/linux/sched.h). */
@@ -45,33 +58,21 @@ const SIGKILL_BIT = 1n << 8n;
  * False when that cannot be read: the pid alone must then do.
  */
 function isEnding(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the name's last ')': the state (field 3) first, the kernel's flags (field 9) seventh.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (['Z', 'X', 'x'].includes(fields[0]!) || (Number(fields[6]) & PF_EXITING) !== 0) return true;
-    const pending = readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gim);
-    return [...pending].some((mask) => (BigInt(`0x${mask[1]}`) & SIGKILL_BIT) !== 0n);
-  } catch {
-    return false;
-  }
+  // The state (field 3) first, the kernel's flags (field 9) seventh.
+  const fields = statFields(pid);
+  if (fields === null) return false;
+  if (['Z', 'X', 'x'].includes(fields[0]!) || (Number(fields[6]) & PF_EXITING) !== 0) return true;
+  const pending = procText(`/proc/${pid}/status`)?.matchAll(/^(?:SigPnd|ShdPnd):\s*([0-9a-f]+)$/gim) ?? [];
+  return [...pending].some((mask) => (BigInt(`0x${mask[1]}`) & SIGKILL_BIT) !== 0n);
 }
 
 /** Whether process `pid` runs vitrine, by its command line; null when that cannot be read. */
 function runsVitrine(pid: number): boolean | null {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('vitrine');
-  } catch {
-    return null;
-  }
+  return procText(`/proc/${pid}/cmdline`)?.includes('vitrine') ?? null;
 }
 
 function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return 'boot';
-  }
+  return procText('/proc/sys/kernel/random/boot_id')?.trim() ?? 'boot';
 }
 
 /** Whether a process of id `pid` is running (one we may not signal still counts). */

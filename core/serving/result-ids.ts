@@ -63,9 +63,15 @@ export class ResultIds {
   async frameHash(result: StoredResult): Promise<string> {
     const known = knownFrameHash(result);
     if (known) return known;
-    const hash = resultByteLength(result) <= INLINE_BYTES ? computeResultId(result) : await runTask(this.#deps.pool, { op: 'hash', result } satisfies HashTask);
+    const hash = await this.#hash(result);
     rememberResultId(result, hash);
     return this.#remember(result, hash);
+  }
+
+  /** The content hash of `result`: worked out here when small, else on the encode thread. */
+  #hash(result: StoredResult): Promise<string> {
+    if (resultByteLength(result) <= INLINE_BYTES) return Promise.resolve(computeResultId(result));
+    return runTask(this.#deps.pool, { op: 'hash', result } satisfies HashTask);
   }
 
   /** Indexes `result` under `id` beside the other objects of that content; returns the id. */
@@ -111,11 +117,7 @@ export class ResultIds {
     if (known) return Promise.resolve(this.#remember(result, known));
     let pending = this.#pending.get(result);
     if (!pending) {
-      pending = (
-        resultByteLength(result) <= INLINE_BYTES
-          ? Promise.resolve(computeResultId(result))
-          : runTask(this.#deps.pool, { op: 'hash', result } satisfies HashTask)
-      ).then((id) => {
+      pending = this.#hash(result).then((id) => {
         rememberResultId(result, id);
         this.#pending.delete(result);
         return this.#remember(result, id);
