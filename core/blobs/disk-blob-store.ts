@@ -23,7 +23,6 @@ interface BlobRecord {
 
 const SWEEP_MS = 60_000;
 
-
 export class DiskBlobStore implements BlobStore {
   #store: DataStore;
   #now: () => number;

@@ -62,4 +62,3 @@ export class LogPages {
     return sharedAnswer([Buffer.from(`{"room_id":${JSON.stringify(roomId)},"entries":[`), ...parts, Buffer.from(tail)]);
   }
 }
-

@@ -59,7 +59,6 @@ export interface RemoteChanges {
   complete: boolean;
 }
 
-
 /** A key whose version moved since a level was read: what was recorded, and what the remote says now (null: gone). */
 export interface RemoteKeyChange {
   key: string;
