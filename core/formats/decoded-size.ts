@@ -24,4 +24,3 @@ export class DecodedSizeError extends Error {
     super(`it would decode to ${size.bytes} bytes (${size.what}), past the ${limit}-byte limit`);
   }
 }
-

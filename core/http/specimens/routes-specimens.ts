@@ -64,4 +64,3 @@ export async function specimenRoutes(app: FastifyInstance, { ctx }: { ctx: Speci
     return startJob(ctx, { specimen: record }, request.body);
   });
 }
-
