@@ -30,6 +30,7 @@ import { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
 import type { BuildDiagnostic } from '../../build/diagnostics/build-diagnostic.ts';
 import { TreeWatcher } from '../../build/dev/watch-tree.ts';
 import type { HostEvent } from '../events/event-hub.ts';
+import { plural } from '../formats/decoded-size.ts';
 import { fail, say } from './command-exit.ts';
 
 export const DEV_USAGE = `usage: vitrine dev [SRC] [serve options]
@@ -48,7 +49,7 @@ const SETTLE_MS = 15;
 /** What a failed build leaves served: the plugin's last good build, or nothing yet. */
 function buildFailedLine(plugin: string, errors: number, served: boolean): string {
   const what = served ? 'still serving its last good build' : 'it has never built, so it is not served until it does';
-  return `vitrine dev: ${plugin} has ${errors} error${errors === 1 ? '' : 's'}; ${what}`;
+  return `vitrine dev: ${plugin} has ${plural(errors, 'error')}; ${what}`;
 }
 
 /** The `build-error` host event of a failed build: each diagnostic with its file, line and column. */
@@ -199,7 +200,7 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   }
   const good = builds.filter((b) => b.output).length;
   out(
-    `built ${good} of ${builds.length} plugin${builds.length === 1 ? '' : 's'} into ${displayPath(outDir, cwd)} in ` +
+    `built ${good} of ${plural(builds.length, 'plugin')} into ${displayPath(outDir, cwd)} in ` +
     `${((performance.now() - started) / 1000).toFixed(2)} s`,
   );
 
