@@ -114,7 +114,7 @@ class DevSession {
       const [plugin, since] = next.value;
       this.#dirty.delete(plugin);
       try {
-        await this.rebuild(plugin, since);
+        await this.#rebuild(plugin, since);
       } catch (error) {
         err(`vitrine dev: ${plugin}: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -122,7 +122,7 @@ class DevSession {
   }
 
   /** Rebuilds and swaps in one plugin; `since` is when its change was seen (for the timing). */
-  async rebuild(plugin: string, since = performance.now()): Promise<void> {
+  async #rebuild(plugin: string, since: number): Promise<void> {
     const { builder, app, outDir } = this.#options;
     if (!builder.exists(plugin)) {
       // A folder that never was a plugin (shared code, a plugin not yet given its index.ts).
@@ -154,16 +154,12 @@ class DevSession {
     out(`reloaded ${plugin} in ${Math.round(performance.now() - since)} ms`);
   }
 
-  /** Waits for the build in progress, if any. */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
-  }
-
+  /** Stops watching and waits for the build in progress, if any. */
   async close(): Promise<void> {
     this.#watcher?.close();
     for (const { timer } of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
-    await this.idle();
+    while (this.#running) await this.#running;
   }
 }
 
