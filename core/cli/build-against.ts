@@ -16,6 +16,7 @@ import { placeChanges, type PlacedChange } from '../../build/compat/place-change
 import { versionHome, type VersionHome } from '../../build/compat/version-advice.ts';
 import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
 import type { PluginOutput } from '../../build/output/plugin-output.ts';
+import { plural } from '../formats/decoded-size.ts';
 import { fail } from './command-exit.ts';
 
 /** The earlier build's manifests, or the exit code 2 after saying why there are none. */
@@ -47,7 +48,7 @@ function versionHomes(report: CompatReport, srcDir: string, cwd: string): Map<st
 
 function verdictLine(label: string, verdict: PluginVerdict, home: VersionHome | undefined): string {
   const versions = `${verdict.from ?? '(new)'} → ${verdict.to ?? '(removed)'}`;
-  const count = `${verdict.breaking} breaking change${verdict.breaking === 1 ? '' : 's'}`;
+  const count = plural(verdict.breaking, 'breaking change');
   if (verdict.allowed) return `vitrine build --against ${label}: ${verdict.plugin}: ${count}, allowed by the major version ${versions}\n`;
   const next = nextMajor(verdict);
   const raise = `raise its major version${next !== null ? ` (to ${next})` : ''}${home ? `: ${home.text},` : ''}`;
@@ -62,7 +63,7 @@ function printText(report: CompatReport, placed: PlacedChange[], label: string, 
   }
   const { breaking, compatible } = report.counts;
   const summary = placed.length === 0 ? 'no changes' : `${breaking} breaking, ${report.counts['changes-results']} changes-results, ${compatible} compatible`;
-  const functions = `${report.functions} function${report.functions === 1 ? '' : 's'}`;
+  const functions = plural(report.functions, 'function');
   process.stdout.write(`vitrine build --against ${label}: ${functions} compared: ${summary} (${seconds} s)\n`);
 }
 

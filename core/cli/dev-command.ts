@@ -30,6 +30,7 @@ import { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
 import type { BuildDiagnostic } from '../../build/diagnostics/build-diagnostic.ts';
 import { TreeWatcher } from '../../build/dev/watch-tree.ts';
 import type { HostEvent } from '../events/event-hub.ts';
+import { plural } from '../formats/decoded-size.ts';
 import { fail, say } from './command-exit.ts';
 
 export const DEV_USAGE = `usage: vitrine dev [SRC] [serve options]
@@ -48,7 +49,7 @@ const SETTLE_MS = 15;
 /** What a failed build leaves served: the plugin's last good build, or nothing yet. */
 function buildFailedLine(plugin: string, errors: number, served: boolean): string {
   const what = served ? 'still serving its last good build' : 'it has never built, so it is not served until it does';
-  return `vitrine dev: ${plugin} has ${errors} error${errors === 1 ? '' : 's'}; ${what}`;
+  return `vitrine dev: ${plugin} has ${plural(errors, 'error')}; ${what}`;
 }
 
 /** The `build-error` host event of a failed build: each diagnostic with its file, line and column. */
@@ -113,7 +114,7 @@ class DevSession {
       const [plugin, since] = next.value;
       this.#dirty.delete(plugin);
       try {
-        await this.rebuild(plugin, since);
+        await this.#rebuild(plugin, since);
       } catch (error) {
         err(`vitrine dev: ${plugin}: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -121,7 +122,7 @@ class DevSession {
   }
 
   /** Rebuilds and swaps in one plugin; `since` is when its change was seen (for the timing). */
-  async rebuild(plugin: string, since = performance.now()): Promise<void> {
+  async #rebuild(plugin: string, since: number): Promise<void> {
     const { builder, app, outDir } = this.#options;
     if (!builder.exists(plugin)) {
       // A folder that never was a plugin (shared code, a plugin not yet given its index.ts).
@@ -153,16 +154,12 @@ class DevSession {
     out(`reloaded ${plugin} in ${Math.round(performance.now() - since)} ms`);
   }
 
-  /** Waits for the build in progress, if any. */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
-  }
-
+  /** Stops watching and waits for the build in progress, if any. */
   async close(): Promise<void> {
     this.#watcher?.close();
     for (const { timer } of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
-    await this.idle();
+    while (this.#running) await this.#running;
   }
 }
 
@@ -199,7 +196,7 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   }
   const good = builds.filter((b) => b.output).length;
   out(
-    `built ${good} of ${builds.length} plugin${builds.length === 1 ? '' : 's'} into ${displayPath(outDir, cwd)} in ` +
+    `built ${good} of ${plural(builds.length, 'plugin')} into ${displayPath(outDir, cwd)} in ` +
     `${((performance.now() - started) / 1000).toFixed(2)} s`,
   );
 

@@ -15,7 +15,7 @@
 const POLL_MS = 250;
 
 /** True when npm (npx, npm exec, npm start, npm run) started this process. */
-export function startedByNpm(env: NodeJS.ProcessEnv = process.env): boolean {
+function startedByNpm(env: NodeJS.ProcessEnv): boolean {
   return env.npm_command !== undefined || env.npm_lifecycle_event !== undefined;
 }
 

@@ -67,7 +67,7 @@ LOOKUP['_'.charCodeAt(0)] = 63;
  * Decodes standard or URL-safe base64 (padding optional, whitespace ignored).
  * @throws TypeError on a character outside the alphabet or an impossible length.
  */
-export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
+function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
   const clean = text.replace(/[\s=]+/g, '');
   if (clean.length % 4 === 1) throw new TypeError('invalid base64: impossible length');
   const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
